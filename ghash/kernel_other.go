@@ -1,0 +1,9 @@
+//go:build !arm64 || purego
+
+package ghash
+
+// archKernels lists no assembly kernels: this build is pure Go.
+func archKernels() []kernel { return nil }
+
+// asmKeyWords is the size of expandedKey.asm: no assembly kernel uses it here.
+const asmKeyWords = 0

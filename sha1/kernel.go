@@ -1,0 +1,35 @@
+package sha1
+
+// A kernel is one implementation of the SHA-1 block function. The block
+// function absorbs len(p)/BlockSize whole blocks of p into h; it never reads
+// p[len(p)&^(BlockSize-1):] or anything outside p.
+type kernel struct {
+	name      string                      // reported by Kernel
+	available bool                        // the CPU (and OS) support every extension it uses
+	block     func(h *[5]uint32, p []byte) // the block function
+}
+
+// kernels lists every implementation built into this binary, preferred
+// first. The last entry is always the portable Go code, which is always
+// available. Tests walk this list so that every kernel runs on one machine.
+var kernels = append(archKernels(), kernel{name: "generic", available: true, block: blockGeneric})
+
+// active is the kernel chosen once at init: the first available one.
+var active = firstAvailable()
+
+func firstAvailable() *kernel {
+	for i := range kernels {
+		if kernels[i].available {
+			return &kernels[i]
+		}
+	}
+	panic("sha1: no kernel available") // unreachable: generic is always available
+}
+
+// Kernel reports the name of the block function chosen at init for this CPU:
+// "avx", "ssse3" or "generic". The choice follows golang.org/x/sys/cpu, so a
+// GODEBUG setting such as GODEBUG=cpu.avx=off forces a slower kernel.
+func Kernel() string { return active.name }
+
+// block absorbs the whole blocks of p into h with the active kernel.
+func block(h *[5]uint32, p []byte) { active.block(h, p) }
