@@ -1,8 +1,14 @@
 module github.com/simdhash/simdhash
 
-go 1.24.0
+go 1.26.0
 
 require (
-	github.com/mmcloughlin/avo v0.6.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
+	github.com/mmcloughlin/avo v0.6.0
+	golang.org/x/sys v0.50.0
+)
+
+require (
+	golang.org/x/mod v0.23.0 // indirect
+	golang.org/x/sync v0.11.0 // indirect
+	golang.org/x/tools v0.30.0 // indirect
 )

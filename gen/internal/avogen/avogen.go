@@ -1,0 +1,58 @@
+// Package avogen runs an avo build context through avo's compiler passes and
+// prints the result as a Go assembly file whose header names the exact
+// command that regenerates it.
+//
+// avo's own build.Generate names the generator by its main file ("go run
+// main.go ..."), which is not a command anyone can rerun from the package
+// directory. Our generators are run with `go run <import path> -out ...`
+// from the package that owns the output, and the header says exactly that.
+package avogen
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/pass"
+	"github.com/mmcloughlin/avo/printer"
+)
+
+// Command returns the command line that reproduces this run of the
+// generator: "go run <import path of main> <args...>".
+func Command(args []string) []string {
+	path := "<generator>"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Path != "" {
+		path = bi.Path
+	}
+	return append([]string{"go", "run", path}, args...)
+}
+
+// Write compiles ctx and writes the Go assembly to the file out, in Go
+// package pkg, with a header naming argv as the generating command.
+func Write(ctx *build.Context, out, pkg string, argv []string) error {
+	f, err := ctx.Result()
+	if err != nil {
+		return err
+	}
+	if err := pass.Compile.Execute(f); err != nil {
+		return err
+	}
+	p := printer.NewGoAsm(printer.Config{Argv: argv, Pkg: pkg})
+	b, err := p.Print(f)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, b, 0o644)
+}
+
+// Fatal prints err prefixed by the generator's name and exits with status 1.
+func Fatal(name string, err error) {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, name) {
+		msg = name + ": " + msg
+	}
+	fmt.Fprintln(os.Stderr, msg)
+	os.Exit(1)
+}

@@ -1,0 +1,181 @@
+package sha1x86
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// emitter holds the register plan of one kernel while it is emitted.
+type emitter struct {
+	ctx *build.Context
+	isa ISA
+	p   Params
+
+	w          [windowGroups]reg.VecPhysical // the schedule window, group g in w[g%8]
+	t0, t1     reg.VecPhysical               // vector temporaries
+	bswap      reg.VecPhysical               // PSHUFB indexes reversing each 32-bit word
+	tmp, tmp2  reg.GPPhysical                // scalar temporaries
+	scratch    reg.GPPhysical                // tmp as a 64-bit register
+	hp         reg.GPPhysical                // *[5]uint32 state
+	ptr, next  reg.GPPhysical                // this block, and the block the look-ahead loads
+	end        reg.GPPhysical                // one past the last whole block
+	ktab, ring Mem                           // K table, and the W+K ring on the stack
+	bswapMem   Mem                           // the PSHUFB byte-swap indexes
+
+	model []ringEvent // ring accesses, in emission order
+}
+
+// Generate emits the kernel block<NAME>(h *[5]uint32, p []byte) into ctx:
+// it absorbs len(p)/64 whole blocks of p into h.
+func Generate(ctx *build.Context, isa ISA, p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return generate(ctx, isa, p)
+}
+
+// generate is Generate without the up-front Validate, so that tests can show
+// the ring model rejecting what Validate would have.
+func generate(ctx *build.Context, isa ISA, p Params) error {
+	e := &emitter{
+		ctx: ctx, isa: isa, p: p,
+		w:     [windowGroups]reg.VecPhysical{reg.X0, reg.X1, reg.X2, reg.X3, reg.X4, reg.X5, reg.X6, reg.X7},
+		t0:    reg.X8,
+		t1:    reg.X9,
+		bswap: reg.X10,
+		tmp:   reg.EDI, tmp2: reg.R8L, scratch: reg.RDI,
+		hp: reg.R9, ptr: reg.R10, end: reg.R11, next: reg.R12,
+	}
+	e.constants()
+	return e.function()
+}
+
+// constants emits the read-only tables: K for each 20 rounds, four copies
+// per 16 bytes, and the PSHUFB indexes that byte-swap each 32-bit word.
+func (e *emitter) constants() {
+	c := e.ctx
+	e.ktab = c.StaticGlobal("sha1K")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := 0; i < 16; i++ {
+		c.AddDatum(4*i, U32(roundK(20*(i/4))))
+	}
+	mask := c.StaticGlobal("sha1Bswap")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := 0; i < 4; i++ {
+		// Little-endian word i holds the byte indexes 4i+3, 4i+2, 4i+1, 4i.
+		b := uint32(4 * i)
+		c.AddDatum(4*i, U32(b+3|(b+2)<<8|(b+1)<<16|b<<24))
+	}
+	e.bswapMem = mask
+}
+
+func (e *emitter) comment(format string, args ...any) { e.ctx.Commentf(format, args...) }
+
+// function emits the TEXT: argument loads, the prologue that fills the
+// ring for the first block, the 80-round loop body, and the return.
+func (e *emitter) function() error {
+	c := e.ctx
+	name := "block" + upper(e.isa.Name())
+	c.Function(name)
+	c.Attributes(attr.NOSPLIT)
+	c.SignatureExpr("func(h *[5]uint32, p []byte)")
+	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, with the "+e.isa.Name()+" instruction set.",
+		fmt.Sprintf("Schedule: %s.", e.p))
+	e.ring = c.AllocLocal(4 * ringWords)
+
+	c.Load(c.Param("h"), e.hp)
+	c.Load(c.Param("p").Base(), e.ptr)
+	c.Load(c.Param("p").Len(), e.end)
+	c.Comment("Nothing to do without a whole block; end = p + len(p) rounded down to blocks.")
+	c.ANDQ(I32(-64), e.end)
+	c.JZ(LabelRef("done"))
+	c.ADDQ(e.ptr, e.end)
+
+	c.Comment("Working variables a..e from h.")
+	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI}
+	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
+		c.MOVL(Mem{Base: e.hp, Disp: 4 * i}, r)
+	}
+	e.isa.Load(e.bswap, e.bswapMem)
+
+	c.Comment(fmt.Sprintf("Prologue: W+K for rounds 0..%d of the first block.", e.p.Lookahead-1))
+	for r := -e.p.Lookahead; r < 0; r++ {
+		for _, s := range e.precalc(r) {
+			s()
+		}
+	}
+	prologue := e.model
+	e.model = nil
+
+	c.Label("loop")
+	c.Comment("The look-ahead loads the next block, or this one again after the last block:",
+		"next = p + (p+64 < end ? 64 : 0), without a branch or CMOV.")
+	c.LEAQ(Mem{Base: e.ptr, Disp: 64}, e.next)
+	c.CMPQ(e.next, e.end)
+	c.SBBQ(e.scratch, e.scratch)
+	c.ANDQ(U8(64), e.scratch)
+	c.LEAQ(Mem{Base: e.ptr, Index: e.scratch, Scale: 1}, e.next)
+	for t := 0; t < 80; t++ {
+		e.merge(e.roundSteps(t, v), e.precalc(t))
+		v = v.next()
+	}
+	if err := checkRing(prologue, e.model); err != nil {
+		return fmt.Errorf("%s with %s: %w", name, e.p, err)
+	}
+
+	c.Comment("h += a..e; a..e carry over as the next block's start.")
+	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
+		m := Mem{Base: e.hp, Disp: 4 * i}
+		c.ADDL(m, r)
+		c.MOVL(r, m)
+	}
+	c.ADDQ(U8(64), e.ptr)
+	c.CMPQ(e.ptr, e.end)
+	c.JNE(LabelRef("loop"))
+
+	c.Label("done")
+	c.RET()
+	return nil
+}
+
+// precalc returns the vector steps that round r hosts: one quarter of the
+// group holding word r+Lookahead. Rounds 80-Lookahead..79 host the first
+// groups of the next block; negative rounds are the prologue.
+func (e *emitter) precalc(r int) []step {
+	w := r + e.p.Lookahead
+	g := w / wordsPerGroup
+	src := e.ptr
+	if g >= groupsPerBlock {
+		src = e.next
+	}
+	return chunk(e.groupSteps(g, src), w%wordsPerGroup)
+}
+
+// merge emits a round's scalar steps with its vector steps spread evenly
+// among them, after the first scalar step (the ring read).
+func (e *emitter) merge(scalar, vector []step) {
+	n, m := len(scalar), len(vector)
+	k := 0
+	for i, s := range scalar {
+		s()
+		for ; k < m && k*(n-1)/m <= i; k++ {
+			vector[k]()
+		}
+	}
+}
+
+func (p Params) String() string { return fmt.Sprintf("lookahead=%d", p.Lookahead) }
+
+func upper(s string) string {
+	b := []byte(s)
+	for i, ch := range b {
+		if 'a' <= ch && ch <= 'z' {
+			b[i] = ch - 'a' + 'A'
+		}
+	}
+	return string(b)
+}

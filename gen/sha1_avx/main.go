@@ -1,0 +1,9 @@
+// Command sha1_avx generates the AVX SHA-1 block function: the schedule of
+// gen/internal/sha1x86 in three-operand VEX encodings.
+//
+//	go run github.com/simdhash/simdhash/gen/sha1_avx -out sha1block_avx_amd64.s [-lookahead N]
+package main
+
+import "github.com/simdhash/simdhash/gen/internal/sha1x86"
+
+func main() { sha1x86.Main(sha1x86.AVX) }

@@ -1,0 +1,9 @@
+// Command sha1_ssse3 generates the SSSE3 SHA-1 block function: the schedule
+// of gen/internal/sha1x86 in two-operand SSE encodings.
+//
+//	go run github.com/simdhash/simdhash/gen/sha1_ssse3 -out sha1block_ssse3_amd64.s [-lookahead N]
+package main
+
+import "github.com/simdhash/simdhash/gen/internal/sha1x86"
+
+func main() { sha1x86.Main(sha1x86.SSSE3) }
