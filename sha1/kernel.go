@@ -4,15 +4,29 @@ package sha1
 // function absorbs len(p)/BlockSize whole blocks of p into h; it never reads
 // p[len(p)&^(BlockSize-1):] or anything outside p.
 type kernel struct {
-	name      string                      // reported by Kernel
-	available bool                        // the CPU (and OS) support every extension it uses
-	block     func(h *[5]uint32, p []byte) // the block function
+	name      string                       // reported by Kernel
+	id        kernelID                     // which direct call block makes for it
+	available bool                         // the CPU (and OS) support every extension it uses
+	block     func(h *[5]uint32, p []byte) // the block function, for tests that call it directly
 }
+
+// kernelID names a kernel for the switch in block. The package calls kernels
+// directly, never through the func value in the registry: escape analysis
+// must assume an indirect call keeps its arguments, which would move every
+// state and buffer handed to it (even a caller's stack array given to Sum)
+// to the heap.
+type kernelID uint8
+
+const (
+	kernelGeneric kernelID = iota
+	kernelSSSE3
+	kernelAVX
+)
 
 // kernels lists every implementation built into this binary, preferred
 // first. The last entry is always the portable Go code, which is always
 // available. Tests walk this list so that every kernel runs on one machine.
-var kernels = append(archKernels(), kernel{name: "generic", available: true, block: blockGeneric})
+var kernels = append(archKernels(), kernel{name: "generic", id: kernelGeneric, available: true, block: blockGeneric})
 
 // active is the kernel chosen once at init: the first available one.
 var active = firstAvailable()
@@ -30,6 +44,3 @@ func firstAvailable() *kernel {
 // "avx", "ssse3" or "generic". The choice follows golang.org/x/sys/cpu, so a
 // GODEBUG setting such as GODEBUG=cpu.avx=off forces a slower kernel.
 func Kernel() string { return active.name }
-
-// block absorbs the whole blocks of p into h with the active kernel.
-func block(h *[5]uint32, p []byte) { active.block(h, p) }

@@ -16,7 +16,19 @@ func blockSSSE3(h *[5]uint32, p []byte)
 
 func archKernels() []kernel {
 	return []kernel{
-		{name: "avx", available: cpu.X86.HasAVX, block: blockAVX},
-		{name: "ssse3", available: cpu.X86.HasSSE2 && cpu.X86.HasSSSE3, block: blockSSSE3},
+		{name: "avx", id: kernelAVX, available: cpu.X86.HasAVX, block: blockAVX},
+		{name: "ssse3", id: kernelSSSE3, available: cpu.X86.HasSSE2 && cpu.X86.HasSSSE3, block: blockSSSE3},
+	}
+}
+
+// block absorbs the whole blocks of p into h with the active kernel.
+func block(h *[5]uint32, p []byte) {
+	switch active.id {
+	case kernelAVX:
+		blockAVX(h, p)
+	case kernelSSSE3:
+		blockSSSE3(h, p)
+	default:
+		blockGeneric(h, p)
 	}
 }

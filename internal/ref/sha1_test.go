@@ -1,0 +1,193 @@
+package ref
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func mustHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
+	if err != nil {
+		t.Fatalf("bad hex %q: %v", s, err)
+	}
+	return b
+}
+
+// TestSHA1KnownAnswers checks the worked examples published with the
+// standard.
+func TestSHA1KnownAnswers(t *testing.T) {
+	tests := []struct {
+		name   string
+		msg    []byte
+		digest string
+	}{
+		// FIPS 180-2 Appendix A.1 and NIST CSRC example "SHA1.pdf": one block.
+		{"abc", []byte("abc"), "a9993e36 4706816a ba3e2571 7850c26c 9cd0d89d"},
+		// NIST CAVP SHA1ShortMsg.rsp, Len = 0.
+		{"empty", nil, "da39a3ee 5e6b4b0d 3255bfef 95601890 afd80709"},
+		// FIPS 180-2 Appendix A.2 and NIST "SHA1.pdf": the 448-bit message,
+		// which pads to two blocks.
+		{"448-bit", []byte("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+			"84983e44 1c3bd26e baae4aa1 f95129e5 e54670f1"},
+		// FIPS 180-2 Appendix A.3: one million 'a'.
+		{"million-a", bytes.Repeat([]byte("a"), 1000000),
+			"34aa973c d4c4daa4 f61eeb2b dbad2731 6534016f"},
+		// RFC 3174 section 7.3, TEST4: "01234567" x 8, repeated 10 times.
+		{"rfc3174-test4", bytes.Repeat([]byte("0123456701234567012345670123456701234567012345670123456701234567"), 10),
+			"dea356a2 cddd90c7 a7ecedc5 ebb56393 4f460452"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := mustHex(t, tc.digest)
+			got := SHA1(tc.msg)
+			if !bytes.Equal(got[:], want) {
+				t.Errorf("SHA1(%s) = %x, want %x", tc.name, got, want)
+			}
+		})
+	}
+}
+
+// TestSHA1BlockIntermediate checks the intermediate hash values H(1) and H(2)
+// of the two-block example in NIST's "SHA1.pdf" (the 448-bit message),
+// driving SHA1Block directly on the padded blocks.
+func TestSHA1BlockIntermediate(t *testing.T) {
+	padded := SHA1Pad([]byte("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))
+	if len(padded) != 128 {
+		t.Fatalf("padded length %d, want 128", len(padded))
+	}
+	h := SHA1Init()
+	SHA1Block(&h, (*[64]byte)(padded[:64]))
+	if want := [5]uint32{0xf4286818, 0xc37b27ae, 0x0408f581, 0x84677148, 0x4a566572}; h != want {
+		t.Errorf("H(1) = %08x, want %08x", h, want)
+	}
+	SHA1Block(&h, (*[64]byte)(padded[64:]))
+	if want := [5]uint32{0x84983e44, 0x1c3bd26e, 0xbaae4aa1, 0xf95129e5, 0xe54670f1}; h != want {
+		t.Errorf("H(2) = %08x, want %08x", h, want)
+	}
+}
+
+// TestSHA1Pad checks the padding rule of FIPS 180-4 section 5.1.1 on every
+// length around the block boundaries.
+func TestSHA1Pad(t *testing.T) {
+	for n := 0; n <= 200; n++ {
+		msg := bytes.Repeat([]byte{0xa5}, n)
+		p := SHA1Pad(msg)
+		if len(p)%64 != 0 {
+			t.Fatalf("len %d: padded length %d is not a multiple of 64", n, len(p))
+		}
+		// Smallest k: the padded message is at most one block longer than needed.
+		if min := n + 1 + 8; len(p) < min || len(p) >= min+64 {
+			t.Fatalf("len %d: padded length %d not in [%d, %d)", n, len(p), min, min+64)
+		}
+		if !bytes.Equal(p[:n], msg) {
+			t.Fatalf("len %d: message not preserved", n)
+		}
+		if p[n] != 0x80 {
+			t.Fatalf("len %d: byte after message is %#x, want 0x80", n, p[n])
+		}
+		for i := n + 1; i < len(p)-8; i++ {
+			if p[i] != 0 {
+				t.Fatalf("len %d: padding byte %d is %#x, want 0", n, i, p[i])
+			}
+		}
+		if got := beUint64(p[len(p)-8:]); got != uint64(8*n) {
+			t.Fatalf("len %d: length field %d, want %d", n, got, 8*n)
+		}
+	}
+}
+
+func beUint64(b []byte) uint64 {
+	var v uint64
+	for _, c := range b {
+		v = v<<8 | uint64(c)
+	}
+	return v
+}
+
+// TestSHA1NIST checks every ShortMsg and LongMsg record of the NIST CAVP
+// SHAVS files in testdata/sha1 (provenance in testdata/README.md).
+func TestSHA1NIST(t *testing.T) {
+	for _, file := range []string{"SHA1ShortMsg.rsp", "SHA1LongMsg.rsp"} {
+		t.Run(file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("..", "..", "testdata", "sha1", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var (
+				bits    = -1
+				msg     []byte
+				records int
+			)
+			sc := bufio.NewScanner(f)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				key, val, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
+				if !ok || strings.HasPrefix(key, "#") {
+					continue
+				}
+				key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+				switch key {
+				case "Len":
+					if bits, err = strconv.Atoi(val); err != nil {
+						t.Fatalf("bad Len %q", val)
+					}
+				case "Msg":
+					msg = mustHex(t, val)
+				case "MD":
+					if bits < 0 || bits%8 != 0 || bits/8 > len(msg) {
+						t.Fatalf("record %d: Len %d does not fit Msg of %d bytes", records, bits, len(msg))
+					}
+					got := SHA1(msg[:bits/8])
+					if want := mustHex(t, val); !bytes.Equal(got[:], want) {
+						t.Errorf("Len = %d: got %x, want %x", bits, got, want)
+					}
+					records++
+					bits, msg = -1, nil
+				}
+			}
+			if err := sc.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if records < 64 {
+				t.Fatalf("only %d records checked", records)
+			}
+		})
+	}
+}
+
+// TestSHA1AgainstStdlib compares the reference with crypto/sha1, an
+// independent implementation, on random messages of every length up to a few
+// blocks.
+func TestSHA1AgainstStdlib(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 300; n++ {
+		msg := make([]byte, n)
+		for i := range msg {
+			msg[i] = byte(rng.Uint32())
+		}
+		if got, want := SHA1(msg), sha1.Sum(msg); got != want {
+			t.Fatalf("len %d: ref %x, crypto/sha1 %x", n, got, want)
+		}
+	}
+}
+
+// TestSHA1DoesNotModifyInput checks that hashing leaves the message alone.
+func TestSHA1DoesNotModifyInput(t *testing.T) {
+	msg := []byte("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+	backup := bytes.Clone(msg)
+	_ = SHA1(msg[:10])
+	_ = SHA1Pad(msg[:10])
+	if !bytes.Equal(msg, backup) {
+		t.Fatalf("message modified: %q", msg)
+	}
+}
