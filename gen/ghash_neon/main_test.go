@@ -1,0 +1,98 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestKnobs generates every combination of the knobs: none may run out of
+// registers, fail, or put a 64-bit PMULL into the neon kernel, and the
+// -gnu text must hold both loops.
+func TestKnobs(t *testing.T) {
+	pmull64 := regexp.MustCompile(`VPMULL2? [^\n]*\.Q1`)
+	for _, pb := range []int{1, 2, 4, 8} {
+		for _, pw := range []int{1, 2, 3, 4} {
+			for _, nb := range []int{1, 2} {
+				for _, rot := range []bool{true, false} {
+					for _, sched := range []bool{true, false} {
+						o := options{pmullBlocks: pb, pmullWays: pw, neonBlocks: nb, neonPrerotated: rot, schedule: sched}
+						file, loops, err := generate(o)
+						if err != nil {
+							t.Fatalf("%+v: %v", o, err)
+						}
+						b, err := file.Bytes([]string{"test"})
+						if err != nil {
+							t.Fatalf("%+v: %v", o, err)
+						}
+						_, neon, ok := strings.Cut(string(b), "TEXT ·ghashNEON(SB)")
+						if !ok || !strings.Contains(string(b), "TEXT ·ghashPMULL(SB)") {
+							t.Fatalf("%+v: a kernel is missing", o)
+						}
+						if pmull64.MatchString(neon) {
+							t.Errorf("%+v: the neon kernel uses the 64-bit PMULL", o)
+						}
+						if !strings.Contains(loops, "// kernel pmull blocks "+strconv.Itoa(pb)+"\n") ||
+							!strings.Contains(loops, "// kernel neon blocks "+strconv.Itoa(nb)+"\n") {
+							t.Errorf("%+v: -gnu text lacks a loop:\n%s", o, loops)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestBadKnobs(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.s")
+	for _, args := range [][]string{
+		{"-out", out, "-pmull-blocks", "3"},
+		{"-out", out, "-pmull-blocks", "16"},
+		{"-out", out, "-neon-blocks", "4"},
+		{"-out", out, "-pmull-ways", "0"},
+		{"-out", out, "extra"},
+		{},
+	} {
+		if err := run(args, io.Discard); err == nil {
+			t.Errorf("%q: accepted", args)
+		}
+	}
+	if err := run([]string{"-out", out, "-pmull-blocks", "3"}, io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "-pmull-blocks 3 is not supported: use one of [1 2 4 8]") {
+		t.Errorf("unclear error for -pmull-blocks 3: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a rejected run wrote its output")
+	}
+}
+
+// TestLayoutMatchesGo checks the constants that ghash/kernel_arm64.go
+// shares with this generator: the key layouts must agree, or the kernels
+// read the wrong key material (which the kernel tests would also catch,
+// but only on arm64 or under qemu).
+func TestLayoutMatchesGo(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "ghash", "kernel_arm64.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]int{
+		"asmKeyWords":    asmKeyWords,
+		"pmullMaxBlocks": pmullMaxBlocks,
+		"neonMaxBlocks":  neonMaxBlocks,
+		"neonRotations":  keyRotations,
+	} {
+		m := regexp.MustCompile(`\b` + name + `\s*=\s*(\d+)`).FindSubmatch(src)
+		if m == nil {
+			t.Errorf("kernel_arm64.go does not define %s", name)
+			continue
+		}
+		if got, _ := strconv.Atoi(string(m[1])); got != want {
+			t.Errorf("kernel_arm64.go: %s = %d, the generator uses %d", name, got, want)
+		}
+	}
+}

@@ -1,0 +1,387 @@
+package arm64
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// every emits one of each instruction form the emitter has, with varied
+// registers, so that a wrong field shows up as a different encoding.
+func every(f *Func) {
+	f.Label("top")
+	f.VLD1(R1, V0.B16())
+	f.VLD1(R2, V30.B16(), V31.B16(), V0.B16())
+	f.VLD1P(R3, V4.B16(), V5.B16(), V6.B16(), V7.B16())
+	f.VLD1P(R3, V4.D2())
+	f.VST1(R4, V9.B16(), V10.B16())
+	f.VST1P(R5, V11.B8())
+	f.LDRQ(R2.At(16), V3)
+	f.LDRQ(R1.At(240), V31)
+	f.LDRQ(R1.At(0), V0)
+	f.STRQ(V3, R0.At(32))
+	f.VPMULL(V1.B8(), V2.B8(), V3.H8())
+	f.VPMULL2(V17.B16(), V22.B16(), V29.H8())
+	f.VPMULL(V1.D1(), V2.D1(), V3.Q1())
+	f.VPMULL2(V7.D2(), V8.D2(), V9.Q1())
+	f.VEOR(V1.B16(), V2.B16(), V3.B16())
+	f.VEOR(V1.B8(), V2.B8(), V3.B8())
+	f.VAND(V4.B16(), V5.B16(), V6.B16())
+	f.VORR(V7.B16(), V8.B16(), V9.B16())
+	f.VBSL(V7.B16(), V8.B16(), V9.B16())
+	f.VBIC(V1.B16(), V2.B16(), V3.B16())
+	f.VBIC(V21.B8(), V12.B8(), V30.B8())
+	f.VORN(V1.B16(), V2.B16(), V3.B16())
+	f.VNOT(V4.B16(), V5.B16())
+	f.VNOT(V24.B8(), V15.B8())
+	f.VMOV(V6.B16(), V7.B16())
+	f.VEXT(3, V1.B16(), V2.B16(), V3.B16())
+	f.VEXT(15, V11.B16(), V12.B16(), V13.B16())
+	f.VEXT(5, V1.B8(), V2.B8(), V3.B8())
+	f.VZIP1(V1.D2(), V2.D2(), V3.D2())
+	f.VZIP2(V1.B16(), V2.B16(), V3.B16())
+	f.VUZP1(V1.D2(), V2.D2(), V3.D2())
+	f.VUZP2(V1.H8(), V2.H8(), V3.H8())
+	f.VTRN1(V1.D2(), V2.D2(), V3.D2())
+	f.VTRN2(V1.S4(), V2.S4(), V3.S4())
+	f.VREV64(V1.B16(), V2.B16())
+	f.VREV32(V1.H8(), V2.H8())
+	f.VRBIT(V1.B16(), V2.B16())
+	f.VRBIT(V3.B8(), V4.B8())
+	f.VTBL(V1.B16(), []Vec{V2.B16()}, V3.B16())
+	f.VTBL(V1.B8(), []Vec{V30.B16(), V31.B16()}, V3.B8())
+	f.VDUP(V1.D(1), V2.D2())
+	f.VDUP(V1.S(3), V2.S4())
+	f.VDUPR(R7, V2.D2())
+	f.VDUPR(R7, V2.B16())
+	f.VMOVToReg(V3.D(1), R4)
+	f.VMOVFromReg(R4, V5.D(0))
+	f.VMOVElem(V6.D(1), V7.D(0))
+	f.VMOVI(0x87, V8.B16())
+	f.VMOVI2D(0xffff000000000000, V9)
+	f.VMOVI2D(0x00000000ffffffff, V29)
+	f.VORRImm(0x87, 0, V1.S4())
+	f.VORRImm(0xc2, 24, V1.S2())
+	f.VBICImm(0x81, 8, V2.H8())
+	f.VBICImm(0x7f, 0, V2.H4())
+	f.VUSHR(63, V1.D2(), V2.D2())
+	f.VUSHR(8, V1.H8(), V2.H8())
+	f.VSHL(1, V1.D2(), V2.D2())
+	f.VSHL(7, V1.B16(), V2.B16())
+	f.VSRI(1, V1.D2(), V2.D2())
+	f.VSLI(57, V1.D2(), V2.D2())
+	f.VUSRA(4, V1.S4(), V2.S4())
+	f.VSSHR(63, V1.D2(), V2.D2())
+	f.VSSHR(3, V11.B8(), V12.B8())
+	f.VSSHR(16, V1.H8(), V2.H8())
+	f.VSHRN(8, V1.H8(), V2.B8())
+	f.VSHRN(32, V1.D2(), V2.S2())
+	f.VXTN(V1.H8(), V2.B8())
+	f.VXTN(V1.D2(), V2.S2())
+	f.VCMGT(V1.B16(), V2.B16(), V3.B16())
+	f.VCMGT(V1.D2(), V2.D2(), V3.D2())
+	f.VUSHL(V1.D2(), V2.D2(), V3.D2())
+	f.VUSHL(V4.S2(), V5.S2(), V6.S2())
+	f.MOVD(R1, R2)
+	f.MOVDConst(135, R3)
+	f.ADD(16, R1, R1)
+	f.SUB(128, R2, R3)
+	f.SUBS(16, R3, R3)
+	f.ANDMask(^uint64(15), R3, R4)
+	f.CMP(128, R3)
+	f.BNE("top")
+	f.BEQ("top")
+	f.BHS("top")
+	f.BLO("top")
+	f.CBZ(R3, "top")
+	f.CBNZ(R3, "top")
+	f.B("top")
+	f.RET()
+}
+
+var (
+	goObjdumpLine  = regexp.MustCompile(`^\s+\S+:\d+\s+0x[0-9a-f]+\s+([0-9a-f]{8})\s`)
+	gnuObjdumpLine = regexp.MustCompile(`^\s+[0-9a-f]+:\s+([0-9a-f]{8})\s`)
+)
+
+func words(t *testing.T, out []byte, re *regexp.Regexp) []string {
+	t.Helper()
+	var ws []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := re.FindStringSubmatch(l); m != nil {
+			ws = append(ws, m[1])
+		}
+	}
+	return ws
+}
+
+func run(t *testing.T, env []string, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// TestEncodings assembles every instruction form twice, the Go syntax with
+// Go's assembler and the GNU syntax with GNU as, and compares the machine
+// words. This checks the Go/GNU correspondence of each form (operand
+// order, arrangement names) and each WORD encoding done in this package.
+func TestEncodings(t *testing.T) {
+	gas, err := exec.LookPath("aarch64-linux-gnu-as")
+	if err != nil {
+		t.Skip("aarch64-linux-gnu-as not found: install binutils-aarch64-linux-gnu (`make deps` or `apt-get install binutils-aarch64-linux-gnu`) to check the encodings against GNU as")
+	}
+	gobjdump, err := exec.LookPath("aarch64-linux-gnu-objdump")
+	if err != nil {
+		t.Skip("aarch64-linux-gnu-objdump not found: install binutils-aarch64-linux-gnu")
+	}
+	goBin := filepath.Join(runtimeGOROOT(t), "bin", "go")
+
+	file, err := NewFile("arm64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := file.Func("every", "func()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	every(f)
+	src, err := file.Bytes([]string{"test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gnu strings.Builder
+	gnu.WriteString("\t.arch armv8-a+crypto\n")
+	var insts []*inst
+	for _, n := range f.nodes {
+		switch n := n.(type) {
+		case label:
+			fmt.Fprintf(&gnu, "%s:\n", n)
+		case *inst:
+			fmt.Fprintf(&gnu, "\t%s\n", n.gnu)
+			insts = append(insts, n)
+		}
+	}
+
+	dir := t.TempDir()
+	goS, goO := filepath.Join(dir, "go.s"), filepath.Join(dir, "go.o")
+	gnuS, gnuO := filepath.Join(dir, "gnu.s"), filepath.Join(dir, "gnu.o")
+	if err := os.WriteFile(goS, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gnuS, []byte(gnu.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GOARCH=arm64", "GOOS=linux"}
+	goroot := strings.TrimSpace(string(run(t, nil, goBin, "env", "GOROOT")))
+	run(t, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", goO, goS)
+	goWords := words(t, run(t, env, goBin, "tool", "objdump", goO), goObjdumpLine)
+	run(t, nil, gas, "-o", gnuO, gnuS)
+	gnuWords := words(t, run(t, nil, gobjdump, "-d", gnuO), gnuObjdumpLine)
+
+	// Go's object file pads the function with zero words.
+	for len(goWords) > len(insts) && goWords[len(goWords)-1] == "00000000" {
+		goWords = goWords[:len(goWords)-1]
+	}
+	if len(goWords) != len(insts) || len(gnuWords) != len(insts) {
+		t.Fatalf("%d instructions, Go's assembler gave %d words, GNU as %d", len(insts), len(goWords), len(gnuWords))
+	}
+	for k, in := range insts {
+		if goWords[k] != gnuWords[k] {
+			t.Errorf("%-50s = %s, but GNU %-40s = %s", in.goText(), goWords[k], in.gnu, gnuWords[k])
+		}
+	}
+}
+
+func runtimeGOROOT(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestDependences checks that every instruction form declares what it
+// writes, which Schedule relies on.
+func TestDependences(t *testing.T) {
+	f := &Func{}
+	every(f)
+	for _, n := range f.nodes {
+		if i, ok := n.(*inst); ok && !i.branch && !i.terminal && len(i.out) == 0 {
+			t.Errorf("%s declares no output", i.goText())
+		}
+	}
+}
+
+// TestSchedule checks that Schedule moves independent work between a
+// producer and its consumer, keeps dependent instructions in order and
+// leaves the branch last.
+func TestSchedule(t *testing.T) {
+	f := &Func{}
+	f.Label("loop")
+	f.Comment("top")
+	f.VEOR(V9.B16(), V10.B16(), V10.B16())
+	f.Comment("step one")
+	f.VPMULL(V1.D1(), V2.D1(), V3.Q1())
+	f.VEOR(V3.B16(), V4.B16(), V4.B16()) // needs V3
+	f.VEOR(V5.B16(), V6.B16(), V6.B16()) // independent
+	f.VEOR(V7.B16(), V8.B16(), V8.B16()) // independent
+	f.SUBS(16, R3, R3)
+	f.BNE("loop")
+	f.Schedule()
+	got, err := f.GNU("loop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	pos := map[string]int{}
+	for k, l := range lines {
+		pos[strings.TrimSpace(l)] = k
+	}
+	if pos["eor v4.16b, v4.16b, v3.16b"] < pos["pmull v3.1q, v2.1d, v1.1d"]+2 {
+		t.Errorf("the consumer of the PMULL was not moved away from it:\n%s", got)
+	}
+	if pos["// step one"] != pos["pmull v3.1q, v2.1d, v1.1d"]-1 {
+		t.Errorf("the comment did not move with its instruction:\n%s", got)
+	}
+	if pos["// top"] != 1 {
+		t.Errorf("the comment at the top moved:\n%s", got)
+	}
+	if !strings.HasSuffix(got, "b.ne loop\n") {
+		t.Errorf("the branch is not last:\n%s", got)
+	}
+}
+
+// TestKnownWords pins WORD encodings checked once with GNU as and under
+// qemu, so that they stay checked where binutils are not installed.
+func TestKnownWords(t *testing.T) {
+	cases := []struct {
+		emit func(f *Func)
+		want string
+	}{
+		{func(f *Func) { f.VBIC(V1.B16(), V2.B16(), V3.B16()) }, "WORD $0x4e611c43 // bic v3.16b, v2.16b, v1.16b"},
+		{func(f *Func) { f.VNOT(V4.B16(), V5.B16()) }, "WORD $0x6e205885 // not v5.16b, v4.16b"},
+		{func(f *Func) { f.VSSHR(63, V1.D2(), V2.D2()) }, "WORD $0x4f410422 // sshr v2.2d, v1.2d, #63"},
+		{func(f *Func) { f.VMOVI2D(0xffff000000000000, V9) }, "WORD $0x6f06e409 // movi v9.2d, #0xffff000000000000"},
+		{func(f *Func) { f.VUSHL(V1.D2(), V2.D2(), V3.D2()) }, "WORD $0x6ee14443 // ushl v3.2d, v2.2d, v1.2d"},
+	}
+	for _, c := range cases {
+		f := &Func{}
+		c.emit(f)
+		if got := f.nodes[0].(*inst).goText(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestShapes checks that operand shapes an instruction lacks are refused
+// when the generator runs.
+func TestShapes(t *testing.T) {
+	bad := map[string]func(f *Func){
+		"VPMULL on B16":      func(f *Func) { f.VPMULL(V1.B16(), V2.B16(), V3.H8()) },
+		"VPMULL D1 into H8":  func(f *Func) { f.VPMULL(V1.D1(), V2.D1(), V3.H8()) },
+		"VPMULL2 on D1":      func(f *Func) { f.VPMULL2(V1.D1(), V2.D1(), V3.Q1()) },
+		"VEOR on D2":         func(f *Func) { f.VEOR(V1.D2(), V2.D2(), V3.D2()) },
+		"VEOR mixed":         func(f *Func) { f.VEOR(V1.B8(), V2.B16(), V3.B16()) },
+		"VEXT index":         func(f *Func) { f.VEXT(8, V1.B8(), V2.B8(), V3.B8()) },
+		"VUSHR zero":         func(f *Func) { f.VUSHR(0, V1.D2(), V2.D2()) },
+		"VSHL 64":            func(f *Func) { f.VSHL(64, V1.D2(), V2.D2()) },
+		"VUSHR D1":           func(f *Func) { f.VUSHR(1, V1.D1(), V2.D1()) },
+		"VLD1 gap":           func(f *Func) { f.VLD1(R0, V1.B16(), V3.B16()) },
+		"VLD1 five":          func(f *Func) { f.VLD1(R0, V1.B16(), V2.B16(), V3.B16(), V4.B16(), V5.B16()) },
+		"VDUP size mismatch": func(f *Func) { f.VDUP(V1.S(0), V2.D2()) },
+		"MOVI.2D byte":       func(f *Func) { f.VMOVI2D(0x87, V1) },
+		"SHRN not narrowing": func(f *Func) { f.VSHRN(1, V1.B16(), V2.B8()) },
+		"reserved register":  func(f *Func) { f.MOVD(Reg(28), R1) },
+		"LDRQ offset":        func(f *Func) { f.LDRQ(R1.At(8), V1) },
+	}
+	for name, emit := range bad {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: accepted", name)
+				}
+			}()
+			emit(&Func{})
+		}()
+	}
+}
+
+// TestHeader checks the file layout: header, constraint, include, and the
+// signature and Requires lines before TEXT.
+func TestHeader(t *testing.T) {
+	file, err := NewFile("arm64 && !purego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := file.Func("kern", "func(y *[16]byte, key *[24]uint64, p []byte)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.LoadArg(f.Arg("y"), R0)
+	f.LoadArg(f.Arg("key"), R1)
+	f.LoadArg(f.Arg("p").Base(), R2)
+	f.LoadArg(f.Arg("p").Len(), R3)
+	f.VPMULL(V1.D1(), V2.D1(), V3.Q1())
+	f.RET()
+	g := file.Data("consts")
+	g.U64(1, 2)
+	b, err := file.Bytes([]string{"go", "run", "example.com/gen", "-out", "x.s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := regexp.MustCompile(` +`).ReplaceAllString(string(b), " ")
+	for _, want := range []string{
+		"// Code generated by command: go run example.com/gen -out x.s. DO NOT EDIT.\n\n//go:build arm64 && !purego\n\n#include \"textflag.h\"\n",
+		"// func kern(y *[16]byte, key *[24]uint64, p []byte)\n// Requires: ASIMD, PMULL\nTEXT ·kern(SB), NOSPLIT, $0-40\n",
+		"MOVD y+0(FP), R0", "MOVD key+8(FP), R1", "MOVD p_base+16(FP), R2", "MOVD p_len+24(FP), R3",
+		"DATA consts<>+0(SB)/8, $0x0000000000000001\nDATA consts<>+8(SB)/8, $0x0000000000000002\nGLOBL consts<>(SB), RODATA|NOPTR, $16\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestConstraint(t *testing.T) {
+	for _, ok := range []string{"arm64", "arm64 && !purego", "(arm64 || amd64) && !purego"} {
+		if _, err := NewFile(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"(arm64 && linux) || amd64", "!(arm64 || amd64)", "arm64 &&"} {
+		if _, err := NewFile(bad); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+}
+
+func TestGNULoop(t *testing.T) {
+	file, _ := NewFile("arm64")
+	f, _ := file.Func("loop", "func()")
+	f.MOVDConst(4, R1)
+	f.Label("again")
+	f.VEOR(V1.B16(), V2.B16(), V2.B16())
+	f.SUBS(1, R1, R1)
+	f.BNE("again")
+	f.RET()
+	got, err := f.GNU("again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "again:\n\teor v2.16b, v2.16b, v1.16b\n\tsubs x1, x1, #1\n\tb.ne again\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if _, err := f.GNU("nowhere"); err == nil {
+		t.Error("GNU of a missing loop succeeded")
+	}
+}

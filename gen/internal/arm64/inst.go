@@ -1,0 +1,593 @@
+package arm64
+
+import (
+	"fmt"
+	"strings"
+)
+
+// inst is one instruction, kept in both syntaxes.
+type inst struct {
+	goOp   string   // Go opcode, such as "VPMULL" or "WORD"
+	goArgs []string // Go operands, sources first
+	gnu    string   // the same instruction in GNU syntax; "" if it has none (VMOVQ, MOVD $sym)
+
+	word   uint32 // the encoding, when Go's assembler lacks the instruction
+	isWord bool
+
+	isa string // "" (base), "ASIMD" or "PMULL"
+
+	branch, conditional, terminal bool
+	target                        string // the label a branch jumps to
+
+	in, out []string  // registers ("V3", "R1") and "flags", "mem" read and written, for Schedule
+	notes   []comment // comments that preceded the instruction (they move with it)
+}
+
+// rs names the resources of operands for the dependency analysis.
+func rs(xs ...any) []string {
+	var out []string
+	for _, x := range xs {
+		switch x := x.(type) {
+		case Vec:
+			out = append(out, x.Reg.String())
+		case VReg:
+			out = append(out, x.String())
+		case Elem:
+			out = append(out, x.Reg.String())
+		case Reg:
+			out = append(out, x.String())
+		case []Vec:
+			for _, v := range x {
+				out = append(out, v.Reg.String())
+			}
+		case string:
+			out = append(out, x)
+		default:
+			panic(fmt.Sprintf("arm64: no resource for %T", x))
+		}
+	}
+	return out
+}
+
+// rw records what i reads and writes.
+func (i *inst) rw(in []string, out ...string) {
+	i.in, i.out = in, out
+}
+
+func (i *inst) goText() string {
+	if i.isWord {
+		return fmt.Sprintf("WORD $0x%08x // %s", i.word, i.gnu)
+	}
+	if len(i.goArgs) == 0 {
+		return i.goOp
+	}
+	return i.goOp + " " + strings.Join(i.goArgs, ", ")
+}
+
+// operand shape checks, panicking at generation time.
+
+func need(cond bool, format string, args ...any) {
+	if !cond {
+		panic("arm64: " + fmt.Sprintf(format, args...))
+	}
+}
+
+func sameArr(op string, xs ...Vec) {
+	for _, x := range xs[1:] {
+		need(x.Arr == xs[0].Arr, "%s: operands %v and %v differ in arrangement", op, xs[0], x)
+	}
+}
+
+func oneOf(op string, x Vec, allowed ...Arrangement) {
+	for _, a := range allowed {
+		if x.Arr == a {
+			return
+		}
+	}
+	need(false, "%s: arrangement %v not allowed (want one of %v)", op, x.Arr, allowed)
+}
+
+var bytesArr = []Arrangement{B8, B16}
+
+// vector appends a SIMD instruction that Go's assembler knows.
+func (f *Func) vector(isa, goOp string, goArgs []string, gnu string) *inst {
+	i := &inst{goOp: goOp, goArgs: goArgs, gnu: gnu, isa: isa}
+	f.add(i)
+	return i
+}
+
+// word appends a SIMD instruction that Go's assembler lacks, as WORD.
+func (f *Func) word(enc uint32, gnu string) *inst {
+	i := &inst{goOp: "WORD", word: enc, isWord: true, gnu: gnu, isa: "ASIMD"}
+	f.add(i)
+	return i
+}
+
+// three appends a Go-known instruction of the form OP Vm, Vn, Vd (GNU: op vd, vn, vm).
+func (f *Func) three(isa, goOp, gnuOp string, m, n, d Vec) *inst {
+	i := f.vector(isa, goOp, []string{m.goText(), n.goText(), d.goText()},
+		fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), m.gnuText()))
+	i.rw(rs(m, n), rs(d)...)
+	return i
+}
+
+// two appends a Go-known instruction of the form OP Vn, Vd (GNU: op vd, vn).
+func (f *Func) two(goOp, gnuOp string, n, d Vec) {
+	f.vector("ASIMD", goOp, []string{n.goText(), d.goText()},
+		fmt.Sprintf("%s %s, %s", gnuOp, d.gnuText(), n.gnuText())).rw(rs(n), rs(d)...)
+}
+
+// --- Loads and stores ---
+
+func regList(op string, list []Vec) (goList, gnuList string, size int) {
+	need(len(list) >= 1 && len(list) <= 4, "%s: %d registers in the list; want 1 to 4", op, len(list))
+	var g, u []string
+	for i, x := range list {
+		oneOf(op, x, B8, B16, H4, H8, S2, S4, D1, D2)
+		need(x.Arr == list[0].Arr, "%s: list mixes %v and %v", op, list[0].Arr, x.Arr)
+		need(int(x.Reg) == (int(list[0].Reg)+i)%32, "%s: list registers must be consecutive, got %v after %v", op, x.Reg, list[0].Reg)
+		g = append(g, x.goText())
+		u = append(u, x.gnuText())
+		size += x.Arr.Bytes()
+	}
+	return "[" + strings.Join(g, ", ") + "]", "{ " + strings.Join(u, ", ") + " }", size
+}
+
+// VLD1 loads the consecutive registers of list from (base): VLD1 (Rn), [list].
+func (f *Func) VLD1(base Reg, list ...Vec) {
+	g, u, _ := regList("VLD1", list)
+	f.vector("ASIMD", "VLD1", []string{base.At(0).goText(), g}, fmt.Sprintf("ld1 %s, %s", u, base.At(0).gnuText())).
+		rw(rs(base, "mem"), rs(list)...)
+}
+
+// VLD1P loads list from (base) and then advances base by the list's size:
+// VLD1.P size(Rn), [list].
+func (f *Func) VLD1P(base Reg, list ...Vec) {
+	g, u, size := regList("VLD1.P", list)
+	f.vector("ASIMD", "VLD1.P", []string{fmt.Sprintf("%d(%v)", size, base), g},
+		fmt.Sprintf("ld1 %s, [%s], #%d", u, base.gnuText(), size)).rw(rs(base, "mem"), rs(list, base)...)
+}
+
+// VST1 stores the consecutive registers of list to (base): VST1 [list], (Rn).
+func (f *Func) VST1(base Reg, list ...Vec) {
+	g, u, _ := regList("VST1", list)
+	f.vector("ASIMD", "VST1", []string{g, base.At(0).goText()}, fmt.Sprintf("st1 %s, %s", u, base.At(0).gnuText())).
+		rw(rs(list, base, "mem"), "mem")
+}
+
+// VST1P stores list to (base) and then advances base by the list's size.
+func (f *Func) VST1P(base Reg, list ...Vec) {
+	g, u, size := regList("VST1.P", list)
+	f.vector("ASIMD", "VST1.P", []string{g, fmt.Sprintf("%d(%v)", size, base)},
+		fmt.Sprintf("st1 %s, [%s], #%d", u, base.gnuText(), size)).rw(rs(list, base, "mem"), rs(base, "mem")...)
+}
+
+// LDRQ loads the 16 bytes at m into d (Go: FMOVQ off(Rn), Fd). Unlike
+// VLD1 it takes an offset, and some cores (Cortex-A55) issue it at twice
+// VLD1's rate. On little-endian arm64 the byte order is VLD1's .B16.
+func (f *Func) LDRQ(m Mem, d VReg) {
+	m.Base.check()
+	need(m.Off >= 0 && m.Off%16 == 0 && m.Off < 65536, "LDRQ: offset %d is not a multiple of 16 in 0..65520", m.Off)
+	f.vector("ASIMD", "FMOVQ", []string{m.goText(), fmt.Sprintf("F%d", d)}, fmt.Sprintf("ldr q%d, %s", d, m.gnuText())).
+		rw(rs(m.Base, "mem"), rs(d)...)
+}
+
+// STRQ stores the 16 bytes of s at m (Go: FMOVQ Fs, off(Rn)).
+func (f *Func) STRQ(s VReg, m Mem) {
+	m.Base.check()
+	need(m.Off >= 0 && m.Off%16 == 0 && m.Off < 65536, "STRQ: offset %d is not a multiple of 16 in 0..65520", m.Off)
+	f.vector("ASIMD", "FMOVQ", []string{fmt.Sprintf("F%d", s), m.goText()}, fmt.Sprintf("str q%d, %s", s, m.gnuText())).
+		rw(rs(s, m.Base, "mem"), "mem")
+}
+
+// --- Carry-less multiplication ---
+
+// VPMULL multiplies the low halves of n and m carry-lessly into d: either
+// eight 8x8->16-bit products (B8, B8 -> H8, base Advanced SIMD) or one
+// 64x64->128-bit product (D1, D1 -> Q1, the PMULL extension).
+func (f *Func) VPMULL(m, n, d Vec) { f.pmull("VPMULL", "pmull", m, n, d, B8, D1) }
+
+// VPMULL2 is VPMULL on the high halves: B16, B16 -> H8 or D2, D2 -> Q1.
+func (f *Func) VPMULL2(m, n, d Vec) { f.pmull("VPMULL2", "pmull2", m, n, d, B16, D2) }
+
+func (f *Func) pmull(goOp, gnuOp string, m, n, d Vec, small, wide Arrangement) {
+	sameArr(goOp, m, n)
+	switch {
+	case m.Arr == small && d.Arr == H8:
+		f.three("ASIMD", goOp, gnuOp, m, n, d)
+	case m.Arr == wide && d.Arr == Q1:
+		f.three("PMULL", goOp, gnuOp, m, n, d)
+	default:
+		need(false, "%s: want %v,%v->H8 or %v,%v->Q1; got %v, %v -> %v", goOp, small, small, wide, wide, m.Arr, n.Arr, d.Arr)
+	}
+}
+
+// --- Bitwise logic (B8 or B16) ---
+
+func (f *Func) logic(goOp, gnuOp string, m, n, d Vec) *inst {
+	sameArr(goOp, m, n, d)
+	oneOf(goOp, d, bytesArr...)
+	return f.three("ASIMD", goOp, gnuOp, m, n, d)
+}
+
+// VEOR sets d = n ^ m.
+func (f *Func) VEOR(m, n, d Vec) { f.logic("VEOR", "eor", m, n, d) }
+
+// VAND sets d = n & m.
+func (f *Func) VAND(m, n, d Vec) { f.logic("VAND", "and", m, n, d) }
+
+// VORR sets d = n | m.
+func (f *Func) VORR(m, n, d Vec) { f.logic("VORR", "orr", m, n, d) }
+
+// VBSL sets d = (d & n) | (^d & m): d selects bits from n where set, from m where clear.
+func (f *Func) VBSL(m, n, d Vec) { f.logic("VBSL", "bsl", m, n, d).in = rs(m, n, d) }
+
+// VBIC sets d = n &^ m (WORD: BIC, register form).
+func (f *Func) VBIC(m, n, d Vec) { f.wordThree("bic", encLogic(0, 1), false, m, n, d, bytesArr) }
+
+// VORN sets d = n | ^m (WORD: ORN).
+func (f *Func) VORN(m, n, d Vec) { f.wordThree("orn", encLogic(0, 3), false, m, n, d, bytesArr) }
+
+// VNOT sets d = ^n (WORD: NOT, also called MVN).
+func (f *Func) VNOT(n, d Vec) {
+	sameArr("NOT", n, d)
+	oneOf("NOT", d, bytesArr...)
+	f.word(encTwoReg(0x2e205800, d.Arr.q(), 0, n, d), fmt.Sprintf("not %s, %s", d.gnuText(), n.gnuText())).rw(rs(n), rs(d)...)
+}
+
+// VMOV copies vector n to d (B8 or B16).
+func (f *Func) VMOV(n, d Vec) {
+	sameArr("VMOV", n, d)
+	oneOf("VMOV", d, bytesArr...)
+	f.two("VMOV", "mov", n, d)
+}
+
+// --- Permutations ---
+
+// VEXT sets d to bytes imm.. of the pair n:m (n low): d = (m:n) >> 8*imm.
+// With n = m it rotates n right by imm bytes; with n a zero register it
+// shifts m left by Bytes-imm bytes. GNU: ext d, n, m, #imm.
+func (f *Func) VEXT(imm int, m, n, d Vec) {
+	sameArr("VEXT", m, n, d)
+	oneOf("VEXT", d, bytesArr...)
+	need(imm >= 0 && imm < d.Arr.Bytes(), "VEXT: index %d out of range for %v", imm, d.Arr)
+	f.vector("ASIMD", "VEXT", []string{fmt.Sprintf("$%d", imm), m.goText(), n.goText(), d.goText()},
+		fmt.Sprintf("ext %s, %s, %s, #%d", d.gnuText(), n.gnuText(), m.gnuText(), imm)).rw(rs(m, n), rs(d)...)
+}
+
+func (f *Func) permute(goOp, gnuOp string, m, n, d Vec) {
+	sameArr(goOp, m, n, d)
+	oneOf(goOp, d, B8, B16, H4, H8, S2, S4, D2)
+	f.three("ASIMD", goOp, gnuOp, m, n, d)
+}
+
+// VZIP1 interleaves the low halves of n and m: d = n[0], m[0], n[1], m[1], ...
+func (f *Func) VZIP1(m, n, d Vec) { f.permute("VZIP1", "zip1", m, n, d) }
+
+// VZIP2 interleaves the high halves of n and m.
+func (f *Func) VZIP2(m, n, d Vec) { f.permute("VZIP2", "zip2", m, n, d) }
+
+// VUZP1 concatenates the even elements of n then of m.
+func (f *Func) VUZP1(m, n, d Vec) { f.permute("VUZP1", "uzp1", m, n, d) }
+
+// VUZP2 concatenates the odd elements of n then of m.
+func (f *Func) VUZP2(m, n, d Vec) { f.permute("VUZP2", "uzp2", m, n, d) }
+
+// VTRN1 sets d = n[0], m[0], n[2], m[2], ... (on D2: n.D[0], m.D[0]).
+func (f *Func) VTRN1(m, n, d Vec) { f.permute("VTRN1", "trn1", m, n, d) }
+
+// VTRN2 sets d = n[1], m[1], n[3], m[3], ... (on D2: n.D[1], m.D[1]).
+func (f *Func) VTRN2(m, n, d Vec) { f.permute("VTRN2", "trn2", m, n, d) }
+
+// VREV64 reverses the elements within each doubleword.
+func (f *Func) VREV64(n, d Vec) {
+	sameArr("VREV64", n, d)
+	oneOf("VREV64", d, B8, B16, H4, H8, S2, S4)
+	f.two("VREV64", "rev64", n, d)
+}
+
+// VREV32 reverses the elements within each word.
+func (f *Func) VREV32(n, d Vec) {
+	sameArr("VREV32", n, d)
+	oneOf("VREV32", d, B8, B16, H4, H8)
+	f.two("VREV32", "rev32", n, d)
+}
+
+// VRBIT reverses the bits within each byte.
+func (f *Func) VRBIT(n, d Vec) {
+	sameArr("VRBIT", n, d)
+	oneOf("VRBIT", d, bytesArr...)
+	f.two("VRBIT", "rbit", n, d)
+}
+
+// VTBL looks up each byte of idx in the consecutive table registers (B16)
+// and writes the bytes to d; an index past the table gives 0.
+func (f *Func) VTBL(idx Vec, table []Vec, d Vec) {
+	sameArr("VTBL", idx, d)
+	oneOf("VTBL", d, bytesArr...)
+	for _, t := range table {
+		oneOf("VTBL", t, B16)
+	}
+	g, u, _ := regList("VTBL", table)
+	f.vector("ASIMD", "VTBL", []string{idx.goText(), g, d.goText()},
+		fmt.Sprintf("tbl %s, %s, %s", d.gnuText(), u, idx.gnuText())).rw(rs(idx, table), rs(d)...)
+}
+
+// VDUP sets every element of d to element e (e's size must match d's elements).
+func (f *Func) VDUP(e Elem, d Vec) {
+	need(e.Bits == d.Arr.ElemBits() && d.Arr != D1 && d.Arr != Q1, "VDUP: %s into %v", e.goText(), d)
+	f.vector("ASIMD", "VDUP", []string{e.goText(), d.goText()}, fmt.Sprintf("dup %s, %s", d.gnuText(), e.gnuText())).rw(rs(e), rs(d)...)
+}
+
+// VDUPR sets every element of d to general register r (D2 takes all 64 bits).
+func (f *Func) VDUPR(r Reg, d Vec) {
+	r.check()
+	oneOf("VDUP", d, B8, B16, H4, H8, S2, S4, D2)
+	rn := r.gnuText()
+	if d.Arr.ElemBits() < 64 {
+		rn = "w" + rn[1:]
+	}
+	f.vector("ASIMD", "VDUP", []string{r.String(), d.goText()}, fmt.Sprintf("dup %s, %s", d.gnuText(), rn)).rw(rs(r), rs(d)...)
+}
+
+// VMOVToReg copies doubleword element e to general register r.
+func (f *Func) VMOVToReg(e Elem, r Reg) {
+	r.check()
+	need(e.Bits == 64, "VMOV: only doubleword elements go to a general register here, got %s", e.goText())
+	f.vector("ASIMD", "VMOV", []string{e.goText(), r.String()}, fmt.Sprintf("mov %s, %s", r.gnuText(), e.gnuText())).rw(rs(e), rs(r)...)
+}
+
+// VMOVFromReg copies general register r into doubleword element e.
+func (f *Func) VMOVFromReg(r Reg, e Elem) {
+	r.check()
+	need(e.Bits == 64, "VMOV: only doubleword elements come from a general register here, got %s", e.goText())
+	f.vector("ASIMD", "VMOV", []string{r.String(), e.goText()}, fmt.Sprintf("mov %s, %s", e.gnuText(), r.gnuText())).rw(rs(r, e), rs(e)...)
+}
+
+// VMOVElem copies element src to element dst (same size).
+func (f *Func) VMOVElem(src, dst Elem) {
+	need(src.Bits == dst.Bits, "VMOV: %s to %s", src.goText(), dst.goText())
+	f.vector("ASIMD", "VMOV", []string{src.goText(), dst.goText()}, fmt.Sprintf("mov %s, %s", dst.gnuText(), src.gnuText())).rw(rs(src, dst), rs(dst)...)
+}
+
+// VMOVQ loads the 128-bit constant hi:lo into d (from a literal pool).
+// It has no single GNU form and so cannot appear in a -gnu loop body.
+func (f *Func) VMOVQ(lo, hi uint64, d VReg) {
+	f.vector("ASIMD", "VMOVQ", []string{fmt.Sprintf("$0x%016x", lo), fmt.Sprintf("$0x%016x", hi), d.String()}, "").rw(nil, rs(d, "R27")...)
+}
+
+// VMOVI sets every byte of d (B8 or B16) to imm.
+func (f *Func) VMOVI(imm uint8, d Vec) {
+	oneOf("VMOVI", d, bytesArr...)
+	f.vector("ASIMD", "VMOVI", []string{fmt.Sprintf("$%d", imm), d.goText()}, fmt.Sprintf("movi %s, #0x%x", d.gnuText(), imm)).rw(nil, rs(d)...)
+}
+
+// VMOVI2D sets both doublewords of d to imm, each of whose bytes must be
+// 0x00 or 0xff (WORD: MOVI Vd.2D, #imm).
+func (f *Func) VMOVI2D(imm uint64, d VReg) {
+	var abcdefgh uint32
+	for i := 0; i < 8; i++ {
+		switch b := byte(imm >> (8 * i)); b {
+		case 0xff:
+			abcdefgh |= 1 << i
+		case 0:
+		default:
+			need(false, "MOVI.2D: byte %d of %#x is %#x; want 0x00 or 0xff", i, imm, b)
+		}
+	}
+	f.word(encModImm(1, 1, 0xe, abcdefgh, d), fmt.Sprintf("movi %s, #0x%016x", d.D2().gnuText(), imm)).rw(nil, rs(d)...)
+}
+
+// VORRImm sets d |= imm<<shift in each element (H4/H8 with shift 0 or 8,
+// S2/S4 with shift 0, 8, 16 or 24) (WORD: ORR, vector immediate).
+func (f *Func) VORRImm(imm uint8, shift int, d Vec) { f.modImmLogic("orr", 0, imm, shift, d) }
+
+// VBICImm sets d &^= imm<<shift in each element (WORD: BIC, vector immediate).
+func (f *Func) VBICImm(imm uint8, shift int, d Vec) { f.modImmLogic("bic", 1, imm, shift, d) }
+
+func (f *Func) modImmLogic(name string, op uint32, imm uint8, shift int, d Vec) {
+	oneOf(name, d, H4, H8, S2, S4)
+	need(shift%8 == 0 && shift >= 0 && shift < d.Arr.ElemBits(), "%s: shift %d not allowed for %v", name, shift, d.Arr)
+	cmode := uint32(shift/8)<<1 | 1 // 32-bit: 0xx1
+	if d.Arr.ElemBits() == 16 {
+		cmode |= 0x8 // 16-bit: 10x1
+	}
+	gnu := fmt.Sprintf("%s %s, #0x%x", name, d.gnuText(), imm)
+	if shift != 0 {
+		gnu += fmt.Sprintf(", lsl #%d", shift)
+	}
+	f.word(encModImm(d.Arr.q(), op, cmode, uint32(imm), d.Reg), gnu).rw(rs(d), rs(d)...)
+}
+
+// --- Shifts ---
+
+func (f *Func) shift(goOp, gnuOp string, imm int, n, d Vec, right bool) *inst {
+	sameArr(goOp, n, d)
+	oneOf(goOp, d, B8, B16, H4, H8, S2, S4, D2)
+	if right {
+		need(imm >= 1 && imm <= d.Arr.ElemBits(), "%s: shift %d out of range 1..%d", goOp, imm, d.Arr.ElemBits())
+	} else {
+		need(imm >= 0 && imm < d.Arr.ElemBits(), "%s: shift %d out of range 0..%d", goOp, imm, d.Arr.ElemBits()-1)
+	}
+	i := f.vector("ASIMD", goOp, []string{fmt.Sprintf("$%d", imm), n.goText(), d.goText()},
+		fmt.Sprintf("%s %s, %s, #%d", gnuOp, d.gnuText(), n.gnuText(), imm))
+	i.rw(rs(n), rs(d)...)
+	return i
+}
+
+// VUSHR sets each element of d to that of n shifted right (logical) by imm.
+func (f *Func) VUSHR(imm int, n, d Vec) { f.shift("VUSHR", "ushr", imm, n, d, true) }
+
+// VSHL sets each element of d to that of n shifted left by imm.
+func (f *Func) VSHL(imm int, n, d Vec) { f.shift("VSHL", "shl", imm, n, d, false) }
+
+// VSRI shifts n right by imm and inserts it into d, keeping d's top imm bits.
+func (f *Func) VSRI(imm int, n, d Vec) { f.shift("VSRI", "sri", imm, n, d, true).in = rs(n, d) }
+
+// VSLI shifts n left by imm and inserts it into d, keeping d's low imm bits.
+func (f *Func) VSLI(imm int, n, d Vec) { f.shift("VSLI", "sli", imm, n, d, false).in = rs(n, d) }
+
+// VUSRA adds (integer addition) n shifted right by imm to d.
+func (f *Func) VUSRA(imm int, n, d Vec) { f.shift("VUSRA", "usra", imm, n, d, true).in = rs(n, d) }
+
+// VSSHR sets each element of d to that of n shifted right arithmetically
+// by imm (WORD: SSHR).
+func (f *Func) VSSHR(imm int, n, d Vec) {
+	sameArr("SSHR", n, d)
+	oneOf("SSHR", d, B8, B16, H4, H8, S2, S4, D2)
+	need(imm >= 1 && imm <= d.Arr.ElemBits(), "SSHR: shift %d out of range 1..%d", imm, d.Arr.ElemBits())
+	f.word(encShiftImm(0, 0x00, d.Arr.q(), uint32(2*d.Arr.ElemBits()-imm), n, d),
+		fmt.Sprintf("sshr %s, %s, #%d", d.gnuText(), n.gnuText(), imm)).rw(rs(n), rs(d)...)
+}
+
+// VSHRN shifts each element of n (H8, S4 or D2) right by imm and narrows it
+// into the low half of d (B8, H4 or S2) (WORD: SHRN).
+func (f *Func) VSHRN(imm int, n, d Vec) {
+	need(d.Arr.Bytes() == 8 && n.Arr.Bytes() == 16 && n.Arr.ElemBits() == 2*d.Arr.ElemBits() && d.Arr != D1,
+		"SHRN: %v -> %v is not a narrowing", n.Arr, d.Arr)
+	need(imm >= 1 && imm <= d.Arr.ElemBits(), "SHRN: shift %d out of range 1..%d", imm, d.Arr.ElemBits())
+	f.word(encShiftImm(0, 0x10, 0, uint32(2*d.Arr.ElemBits()-imm), n, d),
+		fmt.Sprintf("shrn %s, %s, #%d", d.gnuText(), n.gnuText(), imm)).rw(rs(n), rs(d)...)
+}
+
+// VXTN narrows each element of n (H8, S4 or D2) into the low half of d
+// (B8, H4 or S2), keeping the low bits (WORD: XTN).
+func (f *Func) VXTN(n, d Vec) {
+	need(d.Arr.Bytes() == 8 && n.Arr.Bytes() == 16 && n.Arr.ElemBits() == 2*d.Arr.ElemBits() && d.Arr != D1,
+		"XTN: %v -> %v is not a narrowing", n.Arr, d.Arr)
+	f.word(encTwoReg(0x0e212800, 0, d.Arr.size(), n, d), fmt.Sprintf("xtn %s, %s", d.gnuText(), n.gnuText())).rw(rs(n), rs(d)...)
+}
+
+// VCMGT sets each element of d to all ones where n > m (signed), else zero
+// (WORD: CMGT, register form).
+func (f *Func) VCMGT(m, n, d Vec) {
+	f.wordThree("cmgt", 0x0e203400, true, m, n, d, []Arrangement{B8, B16, H4, H8, S2, S4, D2})
+}
+
+// VUSHL shifts each element of n by the signed amount in the low byte of
+// the matching element of m: left if positive, right (logical) if negative
+// (WORD: USHL).
+func (f *Func) VUSHL(m, n, d Vec) {
+	f.wordThree("ushl", 0x2e204400, true, m, n, d, []Arrangement{B8, B16, H4, H8, S2, S4, D2})
+}
+
+// wordThree appends a three-register instruction of base encoding enc as
+// WORD. sized says whether the size field holds the element size (the
+// logic operations use it as part of their opcode instead).
+func (f *Func) wordThree(gnuOp string, enc uint32, sized bool, m, n, d Vec, allowed []Arrangement) {
+	sameArr(strings.ToUpper(gnuOp), m, n, d)
+	oneOf(strings.ToUpper(gnuOp), d, allowed...)
+	var size uint32
+	if sized {
+		size = d.Arr.size()
+	}
+	f.word(encThreeSame(enc, d.Arr.q(), size, m, n, d),
+		fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), m.gnuText())).rw(rs(m, n), rs(d)...)
+}
+
+// --- General-purpose registers and control flow ---
+
+func (f *Func) scalar(goOp string, goArgs []string, gnu string) *inst {
+	i := &inst{goOp: goOp, goArgs: goArgs, gnu: gnu}
+	f.add(i)
+	return i
+}
+
+// LoadArg loads the argument a (see Func.Arg) into r: MOVD name+off(FP), Rr.
+func (f *Func) LoadArg(a Arg, r Reg) {
+	r.check()
+	f.scalar("MOVD", []string{a.asm(), r.String()}, "").rw(rs("mem"), rs(r)...)
+}
+
+// LoadAddr loads the address of the DATA section g into r.
+func (f *Func) LoadAddr(g *Global, r Reg) {
+	r.check()
+	f.scalar("MOVD", []string{"$" + g.sym() + "(SB)", r.String()}, "").rw(nil, rs(r)...)
+}
+
+// MOVD copies register s to r.
+func (f *Func) MOVD(s, r Reg) {
+	s.check()
+	r.check()
+	f.scalar("MOVD", []string{s.String(), r.String()}, fmt.Sprintf("mov %s, %s", r.gnuText(), s.gnuText())).rw(rs(s), rs(r)...)
+}
+
+// MOVDConst sets r to the constant v.
+func (f *Func) MOVDConst(v int64, r Reg) {
+	r.check()
+	f.scalar("MOVD", []string{fmt.Sprintf("$%d", v), r.String()}, fmt.Sprintf("mov %s, #%d", r.gnuText(), v)).rw(nil, rs(r)...)
+}
+
+// ADD sets d = n + imm (0 <= imm < 4096).
+func (f *Func) ADD(imm int, n, d Reg) { f.arithImm("ADD", "add", imm, n, d) }
+
+// SUB sets d = n - imm (0 <= imm < 4096).
+func (f *Func) SUB(imm int, n, d Reg) { f.arithImm("SUB", "sub", imm, n, d) }
+
+// SUBS sets d = n - imm and the condition flags.
+func (f *Func) SUBS(imm int, n, d Reg) { f.arithImm("SUBS", "subs", imm, n, d) }
+
+func (f *Func) arithImm(goOp, gnuOp string, imm int, n, d Reg) {
+	n.check()
+	d.check()
+	need(imm >= 0 && imm < 4096, "%s: immediate %d out of range", goOp, imm)
+	i := f.scalar(goOp, []string{fmt.Sprintf("$%d", imm), n.String(), d.String()},
+		fmt.Sprintf("%s %s, %s, #%d", gnuOp, d.gnuText(), n.gnuText(), imm))
+	i.rw(rs(n), rs(d)...)
+	if goOp == "SUBS" {
+		i.out = append(i.out, "flags")
+	}
+}
+
+// ANDMask sets d = n & mask, for a mask that is one run of ones (a
+// logical immediate such as -16 or 0xff).
+func (f *Func) ANDMask(mask uint64, n, d Reg) {
+	n.check()
+	d.check()
+	f.scalar("AND", []string{fmt.Sprintf("$%d", int64(mask)), n.String(), d.String()},
+		fmt.Sprintf("and %s, %s, #0x%x", d.gnuText(), n.gnuText(), mask)).rw(rs(n), rs(d)...)
+}
+
+// CMP compares n with imm, setting the flags for a following conditional branch.
+func (f *Func) CMP(imm int, n Reg) {
+	n.check()
+	need(imm >= 0 && imm < 4096, "CMP: immediate %d out of range", imm)
+	f.scalar("CMP", []string{fmt.Sprintf("$%d", imm), n.String()}, fmt.Sprintf("cmp %s, #%d", n.gnuText(), imm)).rw(rs(n), "flags")
+}
+
+func (f *Func) branch(goOp, gnuOp, label string) {
+	f.add(&inst{goOp: goOp, goArgs: []string{label}, gnu: gnuOp + " " + label,
+		branch: true, conditional: goOp != "B", target: label, in: []string{"flags"}})
+}
+
+// B jumps to label.
+func (f *Func) B(label string) { f.branch("B", "b", label) }
+
+// BEQ jumps to label if the last comparison found equality (Z set).
+func (f *Func) BEQ(label string) { f.branch("BEQ", "b.eq", label) }
+
+// BNE jumps to label if Z is clear.
+func (f *Func) BNE(label string) { f.branch("BNE", "b.ne", label) }
+
+// BHS jumps to label if the comparison was unsigned >= (carry set).
+func (f *Func) BHS(label string) { f.branch("BHS", "b.hs", label) }
+
+// BLO jumps to label if the comparison was unsigned < (carry clear).
+func (f *Func) BLO(label string) { f.branch("BLO", "b.lo", label) }
+
+// CBZ jumps to label if r is zero.
+func (f *Func) CBZ(r Reg, label string) {
+	r.check()
+	f.add(&inst{goOp: "CBZ", goArgs: []string{r.String(), label}, gnu: fmt.Sprintf("cbz %s, %s", r.gnuText(), label),
+		branch: true, conditional: true, target: label, in: rs(r)})
+}
+
+// CBNZ jumps to label if r is not zero.
+func (f *Func) CBNZ(r Reg, label string) {
+	r.check()
+	f.add(&inst{goOp: "CBNZ", goArgs: []string{r.String(), label}, gnu: fmt.Sprintf("cbnz %s, %s", r.gnuText(), label),
+		branch: true, conditional: true, target: label, in: rs(r)})
+}
+
+// RET returns.
+func (f *Func) RET() { f.add(&inst{goOp: "RET", gnu: "ret", terminal: true}) }

@@ -1,0 +1,173 @@
+package arm64
+
+import "strings"
+
+// Schedule reorders the instructions of every straight-line stretch of f
+// (between labels and branches) so that an instruction does not
+// immediately follow the one whose result it needs, which matters most on
+// in-order cores such as the Cortex-A53 and A55. Registers are not
+// changed, so the order can only change where the registers allow it: a
+// generator that hands out registers round-robin leaves more freedom.
+//
+// It is greedy list scheduling for a machine that issues one instruction
+// per cycle with fixed latencies (latency below), choosing among the
+// instructions whose inputs are ready the one with the longest chain of
+// latencies after it. Dependences are those through registers, the flags
+// and memory (loads may pass loads, nothing passes a store). A branch
+// stays last. Comments move with the instruction they preceded, except
+// those at the top of a stretch, which stay there.
+func (f *Func) Schedule() {
+	var out, region []any
+	flush := func() {
+		out = append(out, scheduleRegion(region)...)
+		region = nil
+	}
+	for _, n := range f.nodes {
+		switch n := n.(type) {
+		case label:
+			flush()
+			out = append(out, n)
+		case *inst:
+			region = append(region, n)
+			if n.branch || n.terminal {
+				flush()
+			}
+		default:
+			region = append(region, n)
+		}
+	}
+	flush()
+	f.nodes = out
+}
+
+// latency is the model's delay, in cycles, before instruction i's result
+// in resource r can be used.
+func latency(i *inst, r string) int {
+	switch {
+	case strings.HasPrefix(r, "R") || r == "flags" || r == "mem":
+		return 1
+	case strings.HasPrefix(i.goOp, "VLD1"):
+		return 4
+	case strings.HasPrefix(i.goOp, "VPMULL"):
+		return 5
+	}
+	return 3
+}
+
+func scheduleRegion(nodes []any) []any {
+	// Comments before the first instruction stay at the top; the others
+	// go with the instruction after them.
+	var head []any
+	var insts []*inst
+	var pending []comment
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case comment:
+			if len(insts) == 0 {
+				head = append(head, n)
+			} else {
+				pending = append(pending, n)
+			}
+		case *inst:
+			n.notes = append(n.notes, pending...)
+			pending = nil
+			insts = append(insts, n)
+		}
+	}
+	var tail []any
+	for _, c := range pending {
+		tail = append(tail, c)
+	}
+	n := len(insts)
+	pinned := n > 0 && (insts[n-1].branch || insts[n-1].terminal)
+	free := n
+	if pinned {
+		free = n - 1
+	}
+
+	// Dependences: edge j -> i with a delay.
+	type edge struct{ to, delay int }
+	succ := make([][]edge, n)
+	npred := make([]int, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			d := -1
+			for _, r := range insts[j].out {
+				if contains(insts[i].in, r) {
+					d = max(d, latency(insts[j], r)) // read after write
+				}
+				if contains(insts[i].out, r) {
+					d = max(d, 1) // write after write
+				}
+			}
+			for _, r := range insts[j].in {
+				if contains(insts[i].out, r) {
+					d = max(d, 0) // write after read
+				}
+			}
+			if pinned && i == n-1 {
+				d = max(d, 0) // everything before the branch
+			}
+			if d >= 0 {
+				succ[j] = append(succ[j], edge{i, d})
+				npred[i]++
+			}
+		}
+	}
+	// Priority: the longest chain of delays from an instruction to the end.
+	prio := make([]int, n)
+	for i := n - 1; i >= 0; i-- {
+		prio[i] = 1
+		for _, e := range succ[i] {
+			prio[i] = max(prio[i], e.delay+prio[e.to])
+		}
+	}
+
+	ready := make([]int, n) // earliest cycle at which each may issue
+	done := make([]bool, n)
+	var order []*inst
+	for t := 0; len(order) < free; {
+		best := -1
+		soonest := -1
+		for i := 0; i < free; i++ {
+			if done[i] || npred[i] > 0 {
+				continue
+			}
+			if ready[i] <= t {
+				if best < 0 || prio[i] > prio[best] {
+					best = i
+				}
+			} else if soonest < 0 || ready[i] < ready[soonest] {
+				soonest = i
+			}
+		}
+		if best < 0 {
+			t = ready[soonest]
+			continue
+		}
+		done[best] = true
+		order = append(order, insts[best])
+		for _, e := range succ[best] {
+			npred[e.to]--
+			ready[e.to] = max(ready[e.to], t+e.delay)
+		}
+		t++
+	}
+	if pinned {
+		order = append(order, insts[n-1])
+	}
+	out := append(make([]any, 0, len(nodes)), head...)
+	for _, i := range order {
+		out = append(out, i)
+	}
+	return append(out, tail...)
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

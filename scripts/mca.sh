@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Static throughput estimate of the arm64 GHASH kernels with llvm-mca.
+#
+# Runs the generator (gen/ghash_neon) with -gnu, which writes each kernel's
+# main loop in GNU syntax, feeds each loop to llvm-mca for the Cortex-A53,
+# A55 and A57 scheduling models (-iterations=200), and prints cycles per
+# loop iteration, per 16-byte block and per byte. A pmull iteration absorbs
+# several blocks (-pmull-blocks), so its cycles are divided by that count.
+# The last column is the issue's target in cycles/byte.
+#
+# Arguments are passed to the generator, to try its knobs:
+#   bash scripts/mca.sh -pmull-blocks 4 -neon-blocks 1 -schedule=false
+# MCA_KEEP=DIR keeps the loop bodies and llvm-mca reports in DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+MCA=${LLVM_MCA:-}
+if [[ -z $MCA ]]; then
+	for c in llvm-mca $(compgen -c llvm-mca- 2>/dev/null | sort -t- -k3 -n -r); do
+		if command -v "$c" >/dev/null 2>&1; then
+			MCA=$c
+			break
+		fi
+	done
+fi
+if [[ -z $MCA ]] || ! command -v "$MCA" >/dev/null 2>&1; then
+	echo "mca: llvm-mca not found: install it (Debian: apt-get install llvm) or set LLVM_MCA" >&2
+	exit 1
+fi
+
+dir=${MCA_KEEP:-$(mktemp -d)}
+mkdir -p "$dir"
+[[ -n ${MCA_KEEP:-} ]] || trap 'rm -rf "$dir"' EXIT
+
+"$GO" run ./gen/ghash_neon -gnu "$dir/loops.s" "$@"
+
+# target KERNEL MODEL: the issue's cycles/byte goal.
+target() {
+	case $1/$2 in
+	neon/cortex-a53) echo 21.0 ;; neon/cortex-a55) echo 13.8 ;; neon/cortex-a57) echo 7.3 ;;
+	pmull/cortex-a53) echo 1.34 ;; pmull/cortex-a55) echo 1.05 ;; pmull/cortex-a57) echo 0.49 ;;
+	*) echo - ;;
+	esac
+}
+
+echo "$("$MCA" --version | grep -i 'llvm version' | sed 's/^ *//')"
+printf '%-6s %6s  %-11s %11s %12s %11s %8s\n' kernel blocks model cycles/iter cycles/block cycles/byte target
+for kernel in $(awk '/^\/\/ kernel /{print $3}' "$dir/loops.s"); do
+	blocks=$(awk -v k="$kernel" '$1 == "//" && $2 == "kernel" && $3 == k {print $5}' "$dir/loops.s")
+	awk -v k="$kernel" '$1 == "//" && $2 == "kernel" {on = ($3 == k); next} on' "$dir/loops.s" >"$dir/$kernel.s"
+	for model in cortex-a53 cortex-a55 cortex-a57; do
+		report="$dir/$kernel.$model.txt"
+		"$MCA" -mtriple=aarch64 -mcpu="$model" -mattr=+aes -iterations=200 "$dir/$kernel.s" >"$report" 2>&1 || {
+			echo "mca: llvm-mca failed on $kernel for $model:" >&2
+			cat "$report" >&2
+			exit 1
+		}
+		total=$(awk '/^Total Cycles:/{print $3}' "$report")
+		awk -v k="$kernel" -v b="$blocks" -v m="$model" -v t="$total" -v goal="$(target "$kernel" "$model")" 'BEGIN {
+			it = t / 200
+			printf "%-6s %6d  %-11s %11.1f %12.2f %11.3f %8s\n", k, b, m, it, it / b, it / b / 16, goal
+		}'
+	done
+done
