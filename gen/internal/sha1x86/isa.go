@@ -34,6 +34,10 @@ type ISA interface {
 	ShrBytes(dst, a reg.VecPhysical, n int)
 	// Align sets dst to bytes n..n+15 of the 32-byte value hi:lo (PALIGNR).
 	Align(dst, hi, lo reg.VecPhysical, n int)
+	// Shuffle32 sets lane i of dst to lane (order>>2i)&3 of a (PSHUFD).
+	Shuffle32(dst, a reg.VecPhysical, order uint8)
+	// UnpackLo64 sets dst to the low 64 bits of a, then those of b (PUNPCKLQDQ).
+	UnpackLo64(dst, a, b reg.VecPhysical)
 }
 
 // SSSE3 returns the ISA of the "ssse3" kernel: SSE2 and SSSE3 (PSHUFB,
@@ -109,6 +113,15 @@ func (s sse) Align(dst, hi, lo reg.VecPhysical, n int) {
 	s.ctx.PALIGNR(U8(n), lo, dst)
 }
 
+func (s sse) Shuffle32(dst, a reg.VecPhysical, order uint8) { s.ctx.PSHUFD(U8(order), a, dst) }
+func (s sse) UnpackLo64(dst, a, b reg.VecPhysical) {
+	if dst == b && dst != a {
+		panic("sha1x86: PUNPCKLQDQ cannot write its second operand") // a description bug
+	}
+	s.into(dst, a)
+	s.ctx.PUNPCKLQDQ(b, dst)
+}
+
 type avx struct{ ctx *build.Context }
 
 func (v avx) Name() string { return "avx" }
@@ -117,14 +130,16 @@ func (v avx) Copy(dst, src reg.VecPhysical) {
 		v.ctx.VMOVDQA(src, dst)
 	}
 }
-func (v avx) Load(dst reg.VecPhysical, m Mem)          { v.ctx.VMOVDQU(m, dst) }
-func (v avx) Store(m Mem, src reg.VecPhysical)         { v.ctx.VMOVDQU(src, m) }
-func (v avx) Shuffle(dst, a, idx reg.VecPhysical)      { v.ctx.VPSHUFB(idx, a, dst) }
-func (v avx) Xor(dst, a, b reg.VecPhysical)            { v.ctx.VPXOR(b, a, dst) }
-func (v avx) Or(dst, a, b reg.VecPhysical)             { v.ctx.VPOR(b, a, dst) }
-func (v avx) AddMem32(dst, a reg.VecPhysical, m Mem)   { v.ctx.VPADDD(m, a, dst) }
-func (v avx) Shl32(dst, a reg.VecPhysical, n int)      { v.ctx.VPSLLD(U8(n), a, dst) }
-func (v avx) Shr32(dst, a reg.VecPhysical, n int)      { v.ctx.VPSRLD(U8(n), a, dst) }
-func (v avx) ShlBytes(dst, a reg.VecPhysical, n int)   { v.ctx.VPSLLDQ(U8(n), a, dst) }
-func (v avx) ShrBytes(dst, a reg.VecPhysical, n int)   { v.ctx.VPSRLDQ(U8(n), a, dst) }
-func (v avx) Align(dst, hi, lo reg.VecPhysical, n int) { v.ctx.VPALIGNR(U8(n), lo, hi, dst) }
+func (v avx) Load(dst reg.VecPhysical, m Mem)               { v.ctx.VMOVDQU(m, dst) }
+func (v avx) Store(m Mem, src reg.VecPhysical)              { v.ctx.VMOVDQU(src, m) }
+func (v avx) Shuffle(dst, a, idx reg.VecPhysical)           { v.ctx.VPSHUFB(idx, a, dst) }
+func (v avx) Xor(dst, a, b reg.VecPhysical)                 { v.ctx.VPXOR(b, a, dst) }
+func (v avx) Or(dst, a, b reg.VecPhysical)                  { v.ctx.VPOR(b, a, dst) }
+func (v avx) AddMem32(dst, a reg.VecPhysical, m Mem)        { v.ctx.VPADDD(m, a, dst) }
+func (v avx) Shl32(dst, a reg.VecPhysical, n int)           { v.ctx.VPSLLD(U8(n), a, dst) }
+func (v avx) Shr32(dst, a reg.VecPhysical, n int)           { v.ctx.VPSRLD(U8(n), a, dst) }
+func (v avx) ShlBytes(dst, a reg.VecPhysical, n int)        { v.ctx.VPSLLDQ(U8(n), a, dst) }
+func (v avx) ShrBytes(dst, a reg.VecPhysical, n int)        { v.ctx.VPSRLDQ(U8(n), a, dst) }
+func (v avx) Align(dst, hi, lo reg.VecPhysical, n int)      { v.ctx.VPALIGNR(U8(n), lo, hi, dst) }
+func (v avx) Shuffle32(dst, a reg.VecPhysical, order uint8) { v.ctx.VPSHUFD(U8(order), a, dst) }
+func (v avx) UnpackLo64(dst, a, b reg.VecPhysical)          { v.ctx.VPUNPCKLQDQ(b, a, dst) }

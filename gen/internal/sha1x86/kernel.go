@@ -152,23 +152,22 @@ func (e *emitter) precalc(r int) []step {
 	if g >= groupsPerBlock {
 		src = e.next
 	}
-	return chunk(e.groupSteps(g, src), w%wordsPerGroup)
+	return e.chunk(e.groupSteps(g, src), w%wordsPerGroup)
 }
 
-// merge emits a round's scalar steps with its vector steps spread evenly
-// among them, after the first scalar step (the ring read).
+// merge emits a round's scalar steps with its vector steps after the first
+// scalar step (the ring read): all together when Params.Placement is
+// "front", else spread evenly between the scalar steps.
 func (e *emitter) merge(scalar, vector []step) {
 	n, m := len(scalar), len(vector)
 	k := 0
 	for i, s := range scalar {
 		s()
-		for ; k < m && k*(n-1)/m <= i; k++ {
+		for ; k < m && (e.p.Placement == "front" || k*(n-1)/m <= i); k++ {
 			vector[k]()
 		}
 	}
 }
-
-func (p Params) String() string { return fmt.Sprintf("lookahead=%d", p.Lookahead) }
 
 func upper(s string) string {
 	b := []byte(s)

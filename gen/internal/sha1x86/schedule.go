@@ -51,8 +51,8 @@ func (e *emitter) groupSteps(g int, src reg.Register) []step {
 		steps = []step{
 			func() {
 				e.comment("W[%d..%d]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])", 4*g, 4*g+3)
-				x.Align(w, w12, w16, 8)
-			}, // W[t-14..t-11]
+				e.straddle(w, w12, w16) // W[t-14..t-11]
+			},
 			func() { x.ShrBytes(t0, w4, 4) }, // W[t-3..t-1], 0
 			func() { x.Xor(w, w, w16) },
 			func() { x.Xor(t0, t0, w8) },
@@ -73,8 +73,8 @@ func (e *emitter) groupSteps(g int, src reg.Register) []step {
 		steps = []step{
 			func() {
 				e.comment("W[%d..%d]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])", 4*g, 4*g+3)
-				x.Align(t0, w4, w8, 8)
-			}, // W[t-6..t-3]
+				e.straddle(t0, w4, w8) // W[t-6..t-3]
+			},
 			func() { x.Xor(w, w, w28) },
 			func() { x.Xor(w, w, w16) },
 			func() { x.Xor(w, w, t0) },
@@ -91,9 +91,27 @@ func (e *emitter) groupSteps(g int, src reg.Register) []step {
 	return steps
 }
 
+// straddle sets dst to the middle four words of hi:lo, [lo2 lo3 hi0 hi1],
+// as Params.Align says. dst must not be hi.
+func (e *emitter) straddle(dst, hi, lo reg.VecPhysical) {
+	if e.p.Align == "unpack" {
+		e.isa.Shuffle32(dst, lo, 0x4e) // [lo2 lo3 lo0 lo1]
+		e.isa.UnpackLo64(dst, dst, hi)
+		return
+	}
+	e.isa.Align(dst, hi, lo, 8)
+}
+
 // chunk returns the part of a group's steps that runs in the c-th of its
-// four rounds: the steps are dealt out evenly, in order.
-func chunk(steps []step, c int) []step {
+// four rounds: dealt out evenly, in order, or all in the first round when
+// Params.Placement is "burst".
+func (e *emitter) chunk(steps []step, c int) []step {
+	if e.p.Placement == "burst" {
+		if c == 0 {
+			return steps
+		}
+		return nil
+	}
 	n := len(steps)
 	return steps[c*n/wordsPerGroup : (c+1)*n/wordsPerGroup]
 }
