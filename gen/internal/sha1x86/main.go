@@ -25,7 +25,6 @@ func Main(newISA func(*build.Context) ISA) {
 		fs.Usage()
 		os.Exit(2)
 	}
-	ctx.Package("github.com/simdhash/simdhash/" + *pkg)
 	ctx.ConstraintExpr("amd64,!purego")
 	if err := Generate(ctx, isa, p); err != nil {
 		avogen.Fatal(name, err)
