@@ -46,6 +46,7 @@ TEXT ·blockAVX(SB), NOSPLIT, $64-32
 	MOVL    8(R9), CX
 	MOVL    12(R9), DX
 	MOVL    16(R9), SI
+	MOVL    BX, DI
 	VMOVDQU sha1Bswap<>+0(SB), X10
 
 	// Prologue: W+K for rounds 0..15 of the first block.
@@ -78,1205 +79,1146 @@ loop:
 	// next = p + (p+64 < end ? 64 : 0), without a branch or CMOV.
 	LEAQ 64(R10), R12
 	CMPQ R12, R11
-	SBBQ DI, DI
-	ANDQ $0x40, DI
-	LEAQ (R10)(DI*1), R12
+	SBBQ R13, R13
+	ANDQ $0x40, R13
+	LEAQ (R10)(R13*1), R12
 
 	// Round 0
 	ADDL (SP), SI
 
 	// W[16..19]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
 	VPALIGNR $0x08, X0, X1, X4
-	MOVL     CX, DI
-	XORL     DX, DI
-	ANDL     BX, DI
+	XORL     DX, CX
+	ANDL     CX, DI
+	XORL     DX, CX
 	VPSRLDQ  $0x04, X3, X8
 	XORL     DX, DI
 	ADDL     DI, SI
-	MOVL     AX, DI
+	MOVL     AX, R8
 	VPXOR    X0, X4, X4
-	ROLL     $0x05, DI
-	ADDL     DI, SI
+	ROLL     $0x05, AX
+	ADDL     AX, SI
 	RORL     $0x02, BX
 
 	// Round 1
 	ADDL    4(SP), DX
 	VPXOR   X2, X8, X8
-	MOVL    BX, DI
-	XORL    CX, DI
+	XORL    CX, BX
+	ANDL    BX, R8
 	VPXOR   X8, X4, X4
-	ANDL    AX, DI
-	XORL    CX, DI
+	XORL    CX, BX
+	XORL    CX, R8
 	VPSLLDQ $0x0c, X4, X9
-	ADDL    DI, DX
+	ADDL    R8, DX
 	MOVL    SI, DI
 	VPSLLD  $0x01, X4, X8
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	ROLL    $0x05, SI
+	ADDL    SI, DX
+	RORL    $0x07, AX
 
 	// Round 2
 	ADDL   8(SP), CX
 	VPSRLD $0x1f, X4, X4
-	MOVL   AX, DI
-	XORL   BX, DI
+	XORL   BX, AX
+	ANDL   AX, DI
 	VPOR   X8, X4, X4
-	ANDL   SI, DI
+	XORL   BX, AX
 	XORL   BX, DI
 	VPSLLD $0x02, X9, X8
 	ADDL   DI, CX
-	MOVL   DX, DI
+	MOVL   DX, R8
 	VPSRLD $0x1e, X9, X9
-	ROLL   $0x05, DI
-	ADDL   DI, CX
-	RORL   $0x02, SI
+	ROLL   $0x05, DX
+	ADDL   DX, CX
+	RORL   $0x07, SI
 
 	// Round 3
 	ADDL    12(SP), BX
 	VPXOR   X8, X4, X4
-	MOVL    SI, DI
-	XORL    AX, DI
+	XORL    AX, SI
+	ANDL    SI, R8
 	VPXOR   X9, X4, X4
-	ANDL    DX, DI
-	XORL    AX, DI
+	XORL    AX, SI
+	XORL    AX, R8
 	VPADDD  sha1K<>+0(SB), X4, X8
-	ADDL    DI, BX
+	ADDL    R8, BX
 	MOVL    CX, DI
 	VMOVDQU X8, (SP)
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	ROLL    $0x05, CX
+	ADDL    CX, BX
+	RORL    $0x07, DX
 
 	// Round 4
 	ADDL 16(SP), AX
 
 	// W[20..23]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
 	VPALIGNR $0x08, X1, X2, X5
-	MOVL     DX, DI
-	XORL     SI, DI
-	ANDL     CX, DI
+	XORL     SI, DX
+	ANDL     DX, DI
+	XORL     SI, DX
 	VPSRLDQ  $0x04, X4, X8
 	XORL     SI, DI
 	ADDL     DI, AX
-	MOVL     BX, DI
+	MOVL     BX, R8
 	VPXOR    X1, X5, X5
-	ROLL     $0x05, DI
-	ADDL     DI, AX
-	RORL     $0x02, CX
+	ROLL     $0x05, BX
+	ADDL     BX, AX
+	RORL     $0x07, CX
 
 	// Round 5
 	ADDL    20(SP), SI
 	VPXOR   X3, X8, X8
-	MOVL    CX, DI
-	XORL    DX, DI
+	XORL    DX, CX
+	ANDL    CX, R8
 	VPXOR   X8, X5, X5
-	ANDL    BX, DI
-	XORL    DX, DI
+	XORL    DX, CX
+	XORL    DX, R8
 	VPSLLDQ $0x0c, X5, X9
-	ADDL    DI, SI
+	ADDL    R8, SI
 	MOVL    AX, DI
 	VPSLLD  $0x01, X5, X8
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	ROLL    $0x05, AX
+	ADDL    AX, SI
+	RORL    $0x07, BX
 
 	// Round 6
 	ADDL   24(SP), DX
 	VPSRLD $0x1f, X5, X5
-	MOVL   BX, DI
-	XORL   CX, DI
+	XORL   CX, BX
+	ANDL   BX, DI
 	VPOR   X8, X5, X5
-	ANDL   AX, DI
+	XORL   CX, BX
 	XORL   CX, DI
 	VPSLLD $0x02, X9, X8
 	ADDL   DI, DX
-	MOVL   SI, DI
+	MOVL   SI, R8
 	VPSRLD $0x1e, X9, X9
-	ROLL   $0x05, DI
-	ADDL   DI, DX
-	RORL   $0x02, AX
+	ROLL   $0x05, SI
+	ADDL   SI, DX
+	RORL   $0x07, AX
 
 	// Round 7
 	ADDL    28(SP), CX
 	VPXOR   X8, X5, X5
-	MOVL    AX, DI
-	XORL    BX, DI
+	XORL    BX, AX
+	ANDL    AX, R8
 	VPXOR   X9, X5, X5
-	ANDL    SI, DI
-	XORL    BX, DI
+	XORL    BX, AX
+	XORL    BX, R8
 	VPADDD  sha1K<>+16(SB), X5, X8
-	ADDL    DI, CX
+	ADDL    R8, CX
 	MOVL    DX, DI
 	VMOVDQU X8, 16(SP)
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	ROLL    $0x05, DX
+	ADDL    DX, CX
+	RORL    $0x07, SI
 
 	// Round 8
 	ADDL 32(SP), BX
 
 	// W[24..27]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
 	VPALIGNR $0x08, X2, X3, X6
-	MOVL     SI, DI
-	XORL     AX, DI
-	ANDL     DX, DI
+	XORL     AX, SI
+	ANDL     SI, DI
+	XORL     AX, SI
 	VPSRLDQ  $0x04, X5, X8
 	XORL     AX, DI
 	ADDL     DI, BX
-	MOVL     CX, DI
+	MOVL     CX, R8
 	VPXOR    X2, X6, X6
-	ROLL     $0x05, DI
-	ADDL     DI, BX
-	RORL     $0x02, DX
+	ROLL     $0x05, CX
+	ADDL     CX, BX
+	RORL     $0x07, DX
 
 	// Round 9
 	ADDL    36(SP), AX
 	VPXOR   X4, X8, X8
-	MOVL    DX, DI
-	XORL    SI, DI
+	XORL    SI, DX
+	ANDL    DX, R8
 	VPXOR   X8, X6, X6
-	ANDL    CX, DI
-	XORL    SI, DI
+	XORL    SI, DX
+	XORL    SI, R8
 	VPSLLDQ $0x0c, X6, X9
-	ADDL    DI, AX
+	ADDL    R8, AX
 	MOVL    BX, DI
 	VPSLLD  $0x01, X6, X8
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
 
 	// Round 10
 	ADDL   40(SP), SI
 	VPSRLD $0x1f, X6, X6
-	MOVL   CX, DI
-	XORL   DX, DI
+	XORL   DX, CX
+	ANDL   CX, DI
 	VPOR   X8, X6, X6
-	ANDL   BX, DI
+	XORL   DX, CX
 	XORL   DX, DI
 	VPSLLD $0x02, X9, X8
 	ADDL   DI, SI
-	MOVL   AX, DI
+	MOVL   AX, R8
 	VPSRLD $0x1e, X9, X9
-	ROLL   $0x05, DI
-	ADDL   DI, SI
-	RORL   $0x02, BX
+	ROLL   $0x05, AX
+	ADDL   AX, SI
+	RORL   $0x07, BX
 
 	// Round 11
 	ADDL    44(SP), DX
 	VPXOR   X8, X6, X6
-	MOVL    BX, DI
-	XORL    CX, DI
+	XORL    CX, BX
+	ANDL    BX, R8
 	VPXOR   X9, X6, X6
-	ANDL    AX, DI
-	XORL    CX, DI
+	XORL    CX, BX
+	XORL    CX, R8
 	VPADDD  sha1K<>+16(SB), X6, X8
-	ADDL    DI, DX
+	ADDL    R8, DX
 	MOVL    SI, DI
 	VMOVDQU X8, 32(SP)
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	ROLL    $0x05, SI
+	ADDL    SI, DX
+	RORL    $0x07, AX
 
 	// Round 12
 	ADDL 48(SP), CX
 
 	// W[28..31]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
 	VPALIGNR $0x08, X3, X4, X7
-	MOVL     AX, DI
-	XORL     BX, DI
-	ANDL     SI, DI
+	XORL     BX, AX
+	ANDL     AX, DI
+	XORL     BX, AX
 	VPSRLDQ  $0x04, X6, X8
 	XORL     BX, DI
 	ADDL     DI, CX
-	MOVL     DX, DI
+	MOVL     DX, R8
 	VPXOR    X3, X7, X7
-	ROLL     $0x05, DI
-	ADDL     DI, CX
-	RORL     $0x02, SI
+	ROLL     $0x05, DX
+	ADDL     DX, CX
+	RORL     $0x07, SI
 
 	// Round 13
 	ADDL    52(SP), BX
 	VPXOR   X5, X8, X8
-	MOVL    SI, DI
-	XORL    AX, DI
+	XORL    AX, SI
+	ANDL    SI, R8
 	VPXOR   X8, X7, X7
-	ANDL    DX, DI
-	XORL    AX, DI
+	XORL    AX, SI
+	XORL    AX, R8
 	VPSLLDQ $0x0c, X7, X9
-	ADDL    DI, BX
+	ADDL    R8, BX
 	MOVL    CX, DI
 	VPSLLD  $0x01, X7, X8
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	ROLL    $0x05, CX
+	ADDL    CX, BX
+	RORL    $0x07, DX
 
 	// Round 14
 	ADDL   56(SP), AX
 	VPSRLD $0x1f, X7, X7
-	MOVL   DX, DI
-	XORL   SI, DI
+	XORL   SI, DX
+	ANDL   DX, DI
 	VPOR   X8, X7, X7
-	ANDL   CX, DI
+	XORL   SI, DX
 	XORL   SI, DI
 	VPSLLD $0x02, X9, X8
 	ADDL   DI, AX
-	MOVL   BX, DI
+	MOVL   BX, R8
 	VPSRLD $0x1e, X9, X9
-	ROLL   $0x05, DI
-	ADDL   DI, AX
-	RORL   $0x02, CX
+	ROLL   $0x05, BX
+	ADDL   BX, AX
+	RORL   $0x07, CX
 
 	// Round 15
 	ADDL    60(SP), SI
 	VPXOR   X8, X7, X7
-	MOVL    CX, DI
-	XORL    DX, DI
+	XORL    DX, CX
+	ANDL    CX, R8
 	VPXOR   X9, X7, X7
-	ANDL    BX, DI
-	XORL    DX, DI
+	XORL    DX, CX
+	XORL    DX, R8
 	VPADDD  sha1K<>+16(SB), X7, X8
-	ADDL    DI, SI
+	ADDL    R8, SI
 	MOVL    AX, DI
 	VMOVDQU X8, 48(SP)
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	ROLL    $0x05, AX
+	ADDL    AX, SI
+	RORL    $0x07, BX
 
 	// Round 16
 	ADDL (SP), DX
 
 	// W[32..35]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X6, X7, X8
-	MOVL     BX, DI
-	XORL     CX, DI
-	ANDL     AX, DI
+	XORL     CX, BX
+	ANDL     BX, DI
+	XORL     CX, BX
 	XORL     CX, DI
 	VPXOR    X1, X0, X0
 	ADDL     DI, DX
-	MOVL     SI, DI
-	ROLL     $0x05, DI
-	ADDL     DI, DX
-	RORL     $0x02, AX
+	MOVL     SI, R8
+	ROLL     $0x05, SI
+	ADDL     SI, DX
+	RORL     $0x07, AX
 
 	// Round 17
 	ADDL  4(SP), CX
 	VPXOR X4, X0, X0
-	MOVL  AX, DI
-	XORL  BX, DI
-	ANDL  SI, DI
-	XORL  BX, DI
+	XORL  BX, AX
+	ANDL  AX, R8
+	XORL  BX, AX
+	XORL  BX, R8
 	VPXOR X8, X0, X0
-	ADDL  DI, CX
+	ADDL  R8, CX
 	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
 
 	// Round 18
 	ADDL   8(SP), BX
 	VPSRLD $0x1e, X0, X8
-	MOVL   SI, DI
-	XORL   AX, DI
-	ANDL   DX, DI
+	XORL   AX, SI
+	ANDL   SI, DI
+	XORL   AX, SI
 	XORL   AX, DI
 	VPSLLD $0x02, X0, X0
 	ADDL   DI, BX
-	MOVL   CX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, BX
-	RORL   $0x02, DX
+	MOVL   CX, R8
+	ROLL   $0x05, CX
+	ADDL   CX, BX
+	RORL   $0x07, DX
 
 	// Round 19
 	ADDL    12(SP), AX
 	VPOR    X8, X0, X0
-	MOVL    DX, DI
-	XORL    SI, DI
-	ANDL    CX, DI
+	XORL    SI, DX
+	ANDL    DX, R8
+	XORL    SI, DX
 	VPADDD  sha1K<>+16(SB), X0, X8
-	XORL    SI, DI
-	ADDL    DI, AX
+	XORL    SI, R8
+	ADDL    R8, AX
 	MOVL    BX, DI
 	VMOVDQU X8, (SP)
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
+	XORL    DX, DI
 
 	// Round 20
 	ADDL 16(SP), SI
 
 	// W[36..39]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X7, X0, X8
-	MOVL     CX, DI
-	XORL     DX, DI
-	XORL     BX, DI
+	XORL     CX, DI
 	ADDL     DI, SI
+	MOVL     AX, R8
 	VPXOR    X2, X1, X1
-	MOVL     AX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, SI
-	RORL     $0x02, BX
+	ROLL     $0x05, AX
+	ADDL     AX, SI
+	RORL     $0x07, BX
+	XORL     CX, R8
 
 	// Round 21
 	ADDL  20(SP), DX
 	VPXOR X5, X1, X1
-	MOVL  BX, DI
-	XORL  CX, DI
-	XORL  AX, DI
-	ADDL  DI, DX
-	VPXOR X8, X1, X1
+	XORL  BX, R8
+	ADDL  R8, DX
 	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	VPXOR X8, X1, X1
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  BX, DI
 
 	// Round 22
 	ADDL   24(SP), CX
 	VPSRLD $0x1e, X1, X8
-	MOVL   AX, DI
-	XORL   BX, DI
-	XORL   SI, DI
+	XORL   AX, DI
 	ADDL   DI, CX
+	MOVL   DX, R8
 	VPSLLD $0x02, X1, X1
-	MOVL   DX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, CX
-	RORL   $0x02, SI
+	ROLL   $0x05, DX
+	ADDL   DX, CX
+	RORL   $0x07, SI
+	XORL   AX, R8
 
 	// Round 23
 	ADDL    28(SP), BX
 	VPOR    X8, X1, X1
-	MOVL    SI, DI
-	XORL    AX, DI
+	XORL    SI, R8
+	ADDL    R8, BX
 	VPADDD  sha1K<>+16(SB), X1, X8
-	XORL    DX, DI
-	ADDL    DI, BX
 	MOVL    CX, DI
+	ROLL    $0x05, CX
 	VMOVDQU X8, 16(SP)
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	ADDL    CX, BX
+	RORL    $0x07, DX
+	XORL    SI, DI
 
 	// Round 24
 	ADDL 32(SP), AX
 
 	// W[40..43]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X0, X1, X8
-	MOVL     DX, DI
-	XORL     SI, DI
-	XORL     CX, DI
+	XORL     DX, DI
 	ADDL     DI, AX
+	MOVL     BX, R8
 	VPXOR    X3, X2, X2
-	MOVL     BX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, AX
-	RORL     $0x02, CX
+	ROLL     $0x05, BX
+	ADDL     BX, AX
+	RORL     $0x07, CX
+	XORL     DX, R8
 
 	// Round 25
 	ADDL  36(SP), SI
 	VPXOR X6, X2, X2
-	MOVL  CX, DI
-	XORL  DX, DI
-	XORL  BX, DI
-	ADDL  DI, SI
-	VPXOR X8, X2, X2
+	XORL  CX, R8
+	ADDL  R8, SI
 	MOVL  AX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	VPXOR X8, X2, X2
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
+	XORL  CX, DI
 
 	// Round 26
 	ADDL   40(SP), DX
 	VPSRLD $0x1e, X2, X8
-	MOVL   BX, DI
-	XORL   CX, DI
-	XORL   AX, DI
+	XORL   BX, DI
 	ADDL   DI, DX
+	MOVL   SI, R8
 	VPSLLD $0x02, X2, X2
-	MOVL   SI, DI
-	ROLL   $0x05, DI
-	ADDL   DI, DX
-	RORL   $0x02, AX
+	ROLL   $0x05, SI
+	ADDL   SI, DX
+	RORL   $0x07, AX
+	XORL   BX, R8
 
 	// Round 27
 	ADDL    44(SP), CX
 	VPOR    X8, X2, X2
-	MOVL    AX, DI
-	XORL    BX, DI
+	XORL    AX, R8
+	ADDL    R8, CX
 	VPADDD  sha1K<>+32(SB), X2, X8
-	XORL    SI, DI
-	ADDL    DI, CX
 	MOVL    DX, DI
+	ROLL    $0x05, DX
 	VMOVDQU X8, 32(SP)
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	ADDL    DX, CX
+	RORL    $0x07, SI
+	XORL    AX, DI
 
 	// Round 28
 	ADDL 48(SP), BX
 
 	// W[44..47]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X1, X2, X8
-	MOVL     SI, DI
-	XORL     AX, DI
-	XORL     DX, DI
+	XORL     SI, DI
 	ADDL     DI, BX
+	MOVL     CX, R8
 	VPXOR    X4, X3, X3
-	MOVL     CX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, BX
-	RORL     $0x02, DX
+	ROLL     $0x05, CX
+	ADDL     CX, BX
+	RORL     $0x07, DX
+	XORL     SI, R8
 
 	// Round 29
 	ADDL  52(SP), AX
 	VPXOR X7, X3, X3
-	MOVL  DX, DI
-	XORL  SI, DI
-	XORL  CX, DI
-	ADDL  DI, AX
-	VPXOR X8, X3, X3
+	XORL  DX, R8
+	ADDL  R8, AX
 	MOVL  BX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	VPXOR X8, X3, X3
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  DX, DI
 
 	// Round 30
 	ADDL   56(SP), SI
 	VPSRLD $0x1e, X3, X8
-	MOVL   CX, DI
-	XORL   DX, DI
-	XORL   BX, DI
+	XORL   CX, DI
 	ADDL   DI, SI
+	MOVL   AX, R8
 	VPSLLD $0x02, X3, X3
-	MOVL   AX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, SI
-	RORL   $0x02, BX
+	ROLL   $0x05, AX
+	ADDL   AX, SI
+	RORL   $0x07, BX
+	XORL   CX, R8
 
 	// Round 31
 	ADDL    60(SP), DX
 	VPOR    X8, X3, X3
-	MOVL    BX, DI
-	XORL    CX, DI
+	XORL    BX, R8
+	ADDL    R8, DX
 	VPADDD  sha1K<>+32(SB), X3, X8
-	XORL    AX, DI
-	ADDL    DI, DX
 	MOVL    SI, DI
+	ROLL    $0x05, SI
 	VMOVDQU X8, 48(SP)
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	ADDL    SI, DX
+	RORL    $0x07, AX
+	XORL    BX, DI
 
 	// Round 32
 	ADDL (SP), CX
 
 	// W[48..51]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X2, X3, X8
-	MOVL     AX, DI
-	XORL     BX, DI
-	XORL     SI, DI
+	XORL     AX, DI
 	ADDL     DI, CX
+	MOVL     DX, R8
 	VPXOR    X5, X4, X4
-	MOVL     DX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, CX
-	RORL     $0x02, SI
+	ROLL     $0x05, DX
+	ADDL     DX, CX
+	RORL     $0x07, SI
+	XORL     AX, R8
 
 	// Round 33
 	ADDL  4(SP), BX
 	VPXOR X0, X4, X4
-	MOVL  SI, DI
-	XORL  AX, DI
-	XORL  DX, DI
-	ADDL  DI, BX
-	VPXOR X8, X4, X4
+	XORL  SI, R8
+	ADDL  R8, BX
 	MOVL  CX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	VPXOR X8, X4, X4
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  SI, DI
 
 	// Round 34
 	ADDL   8(SP), AX
 	VPSRLD $0x1e, X4, X8
-	MOVL   DX, DI
-	XORL   SI, DI
-	XORL   CX, DI
+	XORL   DX, DI
 	ADDL   DI, AX
+	MOVL   BX, R8
 	VPSLLD $0x02, X4, X4
-	MOVL   BX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, AX
-	RORL   $0x02, CX
+	ROLL   $0x05, BX
+	ADDL   BX, AX
+	RORL   $0x07, CX
+	XORL   DX, R8
 
 	// Round 35
 	ADDL    12(SP), SI
 	VPOR    X8, X4, X4
-	MOVL    CX, DI
-	XORL    DX, DI
+	XORL    CX, R8
+	ADDL    R8, SI
 	VPADDD  sha1K<>+32(SB), X4, X8
-	XORL    BX, DI
-	ADDL    DI, SI
 	MOVL    AX, DI
+	ROLL    $0x05, AX
 	VMOVDQU X8, (SP)
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	ADDL    AX, SI
+	RORL    $0x07, BX
+	XORL    CX, DI
 
 	// Round 36
 	ADDL 16(SP), DX
 
 	// W[52..55]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X3, X4, X8
-	MOVL     BX, DI
-	XORL     CX, DI
-	XORL     AX, DI
+	XORL     BX, DI
 	ADDL     DI, DX
+	MOVL     SI, R8
 	VPXOR    X6, X5, X5
-	MOVL     SI, DI
-	ROLL     $0x05, DI
-	ADDL     DI, DX
-	RORL     $0x02, AX
+	ROLL     $0x05, SI
+	ADDL     SI, DX
+	RORL     $0x07, AX
+	XORL     BX, R8
 
 	// Round 37
 	ADDL  20(SP), CX
 	VPXOR X1, X5, X5
-	MOVL  AX, DI
-	XORL  BX, DI
-	XORL  SI, DI
-	ADDL  DI, CX
-	VPXOR X8, X5, X5
+	XORL  AX, R8
+	ADDL  R8, CX
 	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	VPXOR X8, X5, X5
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  AX, DI
 
 	// Round 38
 	ADDL   24(SP), BX
 	VPSRLD $0x1e, X5, X8
-	MOVL   SI, DI
-	XORL   AX, DI
-	XORL   DX, DI
+	XORL   SI, DI
 	ADDL   DI, BX
+	MOVL   CX, R8
 	VPSLLD $0x02, X5, X5
-	MOVL   CX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, BX
-	RORL   $0x02, DX
+	ROLL   $0x05, CX
+	ADDL   CX, BX
+	RORL   $0x07, DX
+	XORL   SI, R8
 
 	// Round 39
 	ADDL    28(SP), AX
 	VPOR    X8, X5, X5
-	MOVL    DX, DI
-	XORL    SI, DI
+	XORL    DX, R8
+	ADDL    R8, AX
 	VPADDD  sha1K<>+32(SB), X5, X8
-	XORL    CX, DI
-	ADDL    DI, AX
 	MOVL    BX, DI
+	ROLL    $0x05, BX
 	VMOVDQU X8, 16(SP)
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	ADDL    BX, AX
+	RORL    $0x07, CX
+	XORL    CX, DI
 
 	// Round 40
 	ADDL 32(SP), SI
 
 	// W[56..59]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X4, X5, X8
-	MOVL     BX, DI
-	ORL      CX, DI
-	ANDL     DX, DI
-	MOVL     BX, R8
-	ANDL     CX, R8
+	XORL     DX, CX
+	ANDL     CX, DI
+	XORL     DX, CX
+	XORL     CX, DI
+	ADDL     DI, SI
 	VPXOR    X7, X6, X6
-	ORL      R8, DI
-	ADDL     DI, SI
-	MOVL     AX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, SI
-	RORL     $0x02, BX
+	MOVL     AX, R8
+	ROLL     $0x05, AX
+	ADDL     AX, SI
+	RORL     $0x07, BX
+	XORL     BX, R8
 
 	// Round 41
 	ADDL  36(SP), DX
 	VPXOR X2, X6, X6
-	MOVL  AX, DI
-	ORL   BX, DI
-	ANDL  CX, DI
-	MOVL  AX, R8
+	XORL  CX, BX
 	ANDL  BX, R8
+	XORL  CX, BX
+	XORL  BX, R8
+	ADDL  R8, DX
 	VPXOR X8, X6, X6
-	ORL   R8, DI
-	ADDL  DI, DX
 	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  AX, DI
 
 	// Round 42
 	ADDL   40(SP), CX
 	VPSRLD $0x1e, X6, X8
-	MOVL   SI, DI
-	ORL    AX, DI
-	ANDL   BX, DI
-	MOVL   SI, R8
-	ANDL   AX, R8
+	XORL   BX, AX
+	ANDL   AX, DI
+	XORL   BX, AX
+	XORL   AX, DI
+	ADDL   DI, CX
 	VPSLLD $0x02, X6, X6
-	ORL    R8, DI
-	ADDL   DI, CX
-	MOVL   DX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, CX
-	RORL   $0x02, SI
+	MOVL   DX, R8
+	ROLL   $0x05, DX
+	ADDL   DX, CX
+	RORL   $0x07, SI
+	XORL   SI, R8
 
 	// Round 43
 	ADDL    44(SP), BX
 	VPOR    X8, X6, X6
-	MOVL    DX, DI
-	ORL     SI, DI
-	ANDL    AX, DI
-	VPADDD  sha1K<>+32(SB), X6, X8
-	MOVL    DX, R8
+	XORL    AX, SI
 	ANDL    SI, R8
-	ORL     R8, DI
-	ADDL    DI, BX
-	VMOVDQU X8, 32(SP)
+	XORL    AX, SI
+	VPADDD  sha1K<>+32(SB), X6, X8
+	XORL    SI, R8
+	ADDL    R8, BX
 	MOVL    CX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	VMOVDQU X8, 32(SP)
+	ROLL    $0x05, CX
+	ADDL    CX, BX
+	RORL    $0x07, DX
+	XORL    DX, DI
 
 	// Round 44
 	ADDL 48(SP), AX
 
 	// W[60..63]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X5, X6, X8
-	MOVL     CX, DI
-	ORL      DX, DI
-	ANDL     SI, DI
-	MOVL     CX, R8
-	ANDL     DX, R8
+	XORL     SI, DX
+	ANDL     DX, DI
+	XORL     SI, DX
+	XORL     DX, DI
+	ADDL     DI, AX
 	VPXOR    X0, X7, X7
-	ORL      R8, DI
-	ADDL     DI, AX
-	MOVL     BX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, AX
-	RORL     $0x02, CX
+	MOVL     BX, R8
+	ROLL     $0x05, BX
+	ADDL     BX, AX
+	RORL     $0x07, CX
+	XORL     CX, R8
 
 	// Round 45
 	ADDL  52(SP), SI
 	VPXOR X3, X7, X7
-	MOVL  BX, DI
-	ORL   CX, DI
-	ANDL  DX, DI
-	MOVL  BX, R8
+	XORL  DX, CX
 	ANDL  CX, R8
+	XORL  DX, CX
+	XORL  CX, R8
+	ADDL  R8, SI
 	VPXOR X8, X7, X7
-	ORL   R8, DI
-	ADDL  DI, SI
 	MOVL  AX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
+	XORL  BX, DI
 
 	// Round 46
 	ADDL   56(SP), DX
 	VPSRLD $0x1e, X7, X8
-	MOVL   AX, DI
-	ORL    BX, DI
-	ANDL   CX, DI
-	MOVL   AX, R8
-	ANDL   BX, R8
+	XORL   CX, BX
+	ANDL   BX, DI
+	XORL   CX, BX
+	XORL   BX, DI
+	ADDL   DI, DX
 	VPSLLD $0x02, X7, X7
-	ORL    R8, DI
-	ADDL   DI, DX
-	MOVL   SI, DI
-	ROLL   $0x05, DI
-	ADDL   DI, DX
-	RORL   $0x02, AX
+	MOVL   SI, R8
+	ROLL   $0x05, SI
+	ADDL   SI, DX
+	RORL   $0x07, AX
+	XORL   AX, R8
 
 	// Round 47
 	ADDL    60(SP), CX
 	VPOR    X8, X7, X7
-	MOVL    SI, DI
-	ORL     AX, DI
-	ANDL    BX, DI
-	VPADDD  sha1K<>+48(SB), X7, X8
-	MOVL    SI, R8
+	XORL    BX, AX
 	ANDL    AX, R8
-	ORL     R8, DI
-	ADDL    DI, CX
-	VMOVDQU X8, 48(SP)
+	XORL    BX, AX
+	VPADDD  sha1K<>+48(SB), X7, X8
+	XORL    AX, R8
+	ADDL    R8, CX
 	MOVL    DX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	VMOVDQU X8, 48(SP)
+	ROLL    $0x05, DX
+	ADDL    DX, CX
+	RORL    $0x07, SI
+	XORL    SI, DI
 
 	// Round 48
 	ADDL (SP), BX
 
 	// W[64..67]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X6, X7, X8
-	MOVL     DX, DI
-	ORL      SI, DI
-	ANDL     AX, DI
-	MOVL     DX, R8
-	ANDL     SI, R8
+	XORL     AX, SI
+	ANDL     SI, DI
+	XORL     AX, SI
+	XORL     SI, DI
+	ADDL     DI, BX
 	VPXOR    X1, X0, X0
-	ORL      R8, DI
-	ADDL     DI, BX
-	MOVL     CX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, BX
-	RORL     $0x02, DX
+	MOVL     CX, R8
+	ROLL     $0x05, CX
+	ADDL     CX, BX
+	RORL     $0x07, DX
+	XORL     DX, R8
 
 	// Round 49
 	ADDL  4(SP), AX
 	VPXOR X4, X0, X0
-	MOVL  CX, DI
-	ORL   DX, DI
-	ANDL  SI, DI
-	MOVL  CX, R8
+	XORL  SI, DX
 	ANDL  DX, R8
+	XORL  SI, DX
+	XORL  DX, R8
+	ADDL  R8, AX
 	VPXOR X8, X0, X0
-	ORL   R8, DI
-	ADDL  DI, AX
 	MOVL  BX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  CX, DI
 
 	// Round 50
 	ADDL   8(SP), SI
 	VPSRLD $0x1e, X0, X8
-	MOVL   BX, DI
-	ORL    CX, DI
-	ANDL   DX, DI
-	MOVL   BX, R8
-	ANDL   CX, R8
+	XORL   DX, CX
+	ANDL   CX, DI
+	XORL   DX, CX
+	XORL   CX, DI
+	ADDL   DI, SI
 	VPSLLD $0x02, X0, X0
-	ORL    R8, DI
-	ADDL   DI, SI
-	MOVL   AX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, SI
-	RORL   $0x02, BX
+	MOVL   AX, R8
+	ROLL   $0x05, AX
+	ADDL   AX, SI
+	RORL   $0x07, BX
+	XORL   BX, R8
 
 	// Round 51
 	ADDL    12(SP), DX
 	VPOR    X8, X0, X0
-	MOVL    AX, DI
-	ORL     BX, DI
-	ANDL    CX, DI
-	VPADDD  sha1K<>+48(SB), X0, X8
-	MOVL    AX, R8
+	XORL    CX, BX
 	ANDL    BX, R8
-	ORL     R8, DI
-	ADDL    DI, DX
-	VMOVDQU X8, (SP)
+	XORL    CX, BX
+	VPADDD  sha1K<>+48(SB), X0, X8
+	XORL    BX, R8
+	ADDL    R8, DX
 	MOVL    SI, DI
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	VMOVDQU X8, (SP)
+	ROLL    $0x05, SI
+	ADDL    SI, DX
+	RORL    $0x07, AX
+	XORL    AX, DI
 
 	// Round 52
 	ADDL 16(SP), CX
 
 	// W[68..71]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X7, X0, X8
-	MOVL     SI, DI
-	ORL      AX, DI
-	ANDL     BX, DI
-	MOVL     SI, R8
-	ANDL     AX, R8
+	XORL     BX, AX
+	ANDL     AX, DI
+	XORL     BX, AX
+	XORL     AX, DI
+	ADDL     DI, CX
 	VPXOR    X2, X1, X1
-	ORL      R8, DI
-	ADDL     DI, CX
-	MOVL     DX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, CX
-	RORL     $0x02, SI
+	MOVL     DX, R8
+	ROLL     $0x05, DX
+	ADDL     DX, CX
+	RORL     $0x07, SI
+	XORL     SI, R8
 
 	// Round 53
 	ADDL  20(SP), BX
 	VPXOR X5, X1, X1
-	MOVL  DX, DI
-	ORL   SI, DI
-	ANDL  AX, DI
-	MOVL  DX, R8
+	XORL  AX, SI
 	ANDL  SI, R8
+	XORL  AX, SI
+	XORL  SI, R8
+	ADDL  R8, BX
 	VPXOR X8, X1, X1
-	ORL   R8, DI
-	ADDL  DI, BX
 	MOVL  CX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  DX, DI
 
 	// Round 54
 	ADDL   24(SP), AX
 	VPSRLD $0x1e, X1, X8
-	MOVL   CX, DI
-	ORL    DX, DI
-	ANDL   SI, DI
-	MOVL   CX, R8
-	ANDL   DX, R8
+	XORL   SI, DX
+	ANDL   DX, DI
+	XORL   SI, DX
+	XORL   DX, DI
+	ADDL   DI, AX
 	VPSLLD $0x02, X1, X1
-	ORL    R8, DI
-	ADDL   DI, AX
-	MOVL   BX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, AX
-	RORL   $0x02, CX
+	MOVL   BX, R8
+	ROLL   $0x05, BX
+	ADDL   BX, AX
+	RORL   $0x07, CX
+	XORL   CX, R8
 
 	// Round 55
 	ADDL    28(SP), SI
 	VPOR    X8, X1, X1
-	MOVL    BX, DI
-	ORL     CX, DI
-	ANDL    DX, DI
-	VPADDD  sha1K<>+48(SB), X1, X8
-	MOVL    BX, R8
+	XORL    DX, CX
 	ANDL    CX, R8
-	ORL     R8, DI
-	ADDL    DI, SI
-	VMOVDQU X8, 16(SP)
+	XORL    DX, CX
+	VPADDD  sha1K<>+48(SB), X1, X8
+	XORL    CX, R8
+	ADDL    R8, SI
 	MOVL    AX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	VMOVDQU X8, 16(SP)
+	ROLL    $0x05, AX
+	ADDL    AX, SI
+	RORL    $0x07, BX
+	XORL    BX, DI
 
 	// Round 56
 	ADDL 32(SP), DX
 
 	// W[72..75]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X0, X1, X8
-	MOVL     AX, DI
-	ORL      BX, DI
-	ANDL     CX, DI
-	MOVL     AX, R8
-	ANDL     BX, R8
+	XORL     CX, BX
+	ANDL     BX, DI
+	XORL     CX, BX
+	XORL     BX, DI
+	ADDL     DI, DX
 	VPXOR    X3, X2, X2
-	ORL      R8, DI
-	ADDL     DI, DX
-	MOVL     SI, DI
-	ROLL     $0x05, DI
-	ADDL     DI, DX
-	RORL     $0x02, AX
+	MOVL     SI, R8
+	ROLL     $0x05, SI
+	ADDL     SI, DX
+	RORL     $0x07, AX
+	XORL     AX, R8
 
 	// Round 57
 	ADDL  36(SP), CX
 	VPXOR X6, X2, X2
-	MOVL  SI, DI
-	ORL   AX, DI
-	ANDL  BX, DI
-	MOVL  SI, R8
+	XORL  BX, AX
 	ANDL  AX, R8
+	XORL  BX, AX
+	XORL  AX, R8
+	ADDL  R8, CX
 	VPXOR X8, X2, X2
-	ORL   R8, DI
-	ADDL  DI, CX
 	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  SI, DI
 
 	// Round 58
 	ADDL   40(SP), BX
 	VPSRLD $0x1e, X2, X8
-	MOVL   DX, DI
-	ORL    SI, DI
-	ANDL   AX, DI
-	MOVL   DX, R8
-	ANDL   SI, R8
+	XORL   AX, SI
+	ANDL   SI, DI
+	XORL   AX, SI
+	XORL   SI, DI
+	ADDL   DI, BX
 	VPSLLD $0x02, X2, X2
-	ORL    R8, DI
-	ADDL   DI, BX
-	MOVL   CX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, BX
-	RORL   $0x02, DX
+	MOVL   CX, R8
+	ROLL   $0x05, CX
+	ADDL   CX, BX
+	RORL   $0x07, DX
+	XORL   DX, R8
 
 	// Round 59
 	ADDL    44(SP), AX
 	VPOR    X8, X2, X2
-	MOVL    CX, DI
-	ORL     DX, DI
-	ANDL    SI, DI
-	VPADDD  sha1K<>+48(SB), X2, X8
-	MOVL    CX, R8
+	XORL    SI, DX
 	ANDL    DX, R8
-	ORL     R8, DI
-	ADDL    DI, AX
-	VMOVDQU X8, 32(SP)
+	XORL    SI, DX
+	VPADDD  sha1K<>+48(SB), X2, X8
+	XORL    DX, R8
+	ADDL    R8, AX
 	MOVL    BX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	VMOVDQU X8, 32(SP)
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
+	XORL    DX, DI
 
 	// Round 60
 	ADDL 48(SP), SI
 
 	// W[76..79]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X1, X2, X8
-	MOVL     CX, DI
-	XORL     DX, DI
-	XORL     BX, DI
+	XORL     CX, DI
 	ADDL     DI, SI
+	MOVL     AX, R8
 	VPXOR    X4, X3, X3
-	MOVL     AX, DI
-	ROLL     $0x05, DI
-	ADDL     DI, SI
-	RORL     $0x02, BX
+	ROLL     $0x05, AX
+	ADDL     AX, SI
+	RORL     $0x07, BX
+	XORL     CX, R8
 
 	// Round 61
 	ADDL  52(SP), DX
 	VPXOR X7, X3, X3
-	MOVL  BX, DI
-	XORL  CX, DI
-	XORL  AX, DI
-	ADDL  DI, DX
-	VPXOR X8, X3, X3
+	XORL  BX, R8
+	ADDL  R8, DX
 	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	VPXOR X8, X3, X3
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  BX, DI
 
 	// Round 62
 	ADDL   56(SP), CX
 	VPSRLD $0x1e, X3, X8
-	MOVL   AX, DI
-	XORL   BX, DI
-	XORL   SI, DI
+	XORL   AX, DI
 	ADDL   DI, CX
+	MOVL   DX, R8
 	VPSLLD $0x02, X3, X3
-	MOVL   DX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, CX
-	RORL   $0x02, SI
+	ROLL   $0x05, DX
+	ADDL   DX, CX
+	RORL   $0x07, SI
+	XORL   AX, R8
 
 	// Round 63
 	ADDL    60(SP), BX
 	VPOR    X8, X3, X3
-	MOVL    SI, DI
-	XORL    AX, DI
+	XORL    SI, R8
+	ADDL    R8, BX
 	VPADDD  sha1K<>+48(SB), X3, X8
-	XORL    DX, DI
-	ADDL    DI, BX
 	MOVL    CX, DI
+	ROLL    $0x05, CX
 	VMOVDQU X8, 48(SP)
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	ADDL    CX, BX
+	RORL    $0x07, DX
+	XORL    SI, DI
 
 	// Round 64
 	ADDL (SP), AX
 
 	// W[0..3]: load and byte-swap
 	VMOVDQU (R12), X0
-	MOVL    DX, DI
-	XORL    SI, DI
-	XORL    CX, DI
+	XORL    DX, DI
 	ADDL    DI, AX
-	MOVL    BX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	MOVL    BX, R8
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
+	XORL    DX, R8
 
 	// Round 65
 	ADDL    4(SP), SI
 	VPSHUFB X10, X0, X0
-	MOVL    CX, DI
-	XORL    DX, DI
-	XORL    BX, DI
-	ADDL    DI, SI
+	XORL    CX, R8
+	ADDL    R8, SI
 	MOVL    AX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	ROLL    $0x05, AX
+	ADDL    AX, SI
+	RORL    $0x07, BX
+	XORL    CX, DI
 
 	// Round 66
 	ADDL   8(SP), DX
 	VPADDD sha1K<>+0(SB), X0, X8
-	MOVL   BX, DI
-	XORL   CX, DI
-	XORL   AX, DI
+	XORL   BX, DI
 	ADDL   DI, DX
-	MOVL   SI, DI
-	ROLL   $0x05, DI
-	ADDL   DI, DX
-	RORL   $0x02, AX
+	MOVL   SI, R8
+	ROLL   $0x05, SI
+	ADDL   SI, DX
+	RORL   $0x07, AX
+	XORL   BX, R8
 
 	// Round 67
 	ADDL    12(SP), CX
 	VMOVDQU X8, (SP)
-	MOVL    AX, DI
-	XORL    BX, DI
-	XORL    SI, DI
-	ADDL    DI, CX
+	XORL    AX, R8
+	ADDL    R8, CX
 	MOVL    DX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	ROLL    $0x05, DX
+	ADDL    DX, CX
+	RORL    $0x07, SI
+	XORL    AX, DI
 
 	// Round 68
 	ADDL 16(SP), BX
 
 	// W[4..7]: load and byte-swap
 	VMOVDQU 16(R12), X1
-	MOVL    SI, DI
-	XORL    AX, DI
-	XORL    DX, DI
+	XORL    SI, DI
 	ADDL    DI, BX
-	MOVL    CX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	MOVL    CX, R8
+	ROLL    $0x05, CX
+	ADDL    CX, BX
+	RORL    $0x07, DX
+	XORL    SI, R8
 
 	// Round 69
 	ADDL    20(SP), AX
 	VPSHUFB X10, X1, X1
-	MOVL    DX, DI
-	XORL    SI, DI
-	XORL    CX, DI
-	ADDL    DI, AX
+	XORL    DX, R8
+	ADDL    R8, AX
 	MOVL    BX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
+	XORL    DX, DI
 
 	// Round 70
 	ADDL   24(SP), SI
 	VPADDD sha1K<>+0(SB), X1, X8
-	MOVL   CX, DI
-	XORL   DX, DI
-	XORL   BX, DI
+	XORL   CX, DI
 	ADDL   DI, SI
-	MOVL   AX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, SI
-	RORL   $0x02, BX
+	MOVL   AX, R8
+	ROLL   $0x05, AX
+	ADDL   AX, SI
+	RORL   $0x07, BX
+	XORL   CX, R8
 
 	// Round 71
 	ADDL    28(SP), DX
 	VMOVDQU X8, 16(SP)
-	MOVL    BX, DI
-	XORL    CX, DI
-	XORL    AX, DI
-	ADDL    DI, DX
+	XORL    BX, R8
+	ADDL    R8, DX
 	MOVL    SI, DI
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	ROLL    $0x05, SI
+	ADDL    SI, DX
+	RORL    $0x07, AX
+	XORL    BX, DI
 
 	// Round 72
 	ADDL 32(SP), CX
 
 	// W[8..11]: load and byte-swap
 	VMOVDQU 32(R12), X2
-	MOVL    AX, DI
-	XORL    BX, DI
-	XORL    SI, DI
+	XORL    AX, DI
 	ADDL    DI, CX
-	MOVL    DX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	MOVL    DX, R8
+	ROLL    $0x05, DX
+	ADDL    DX, CX
+	RORL    $0x07, SI
+	XORL    AX, R8
 
 	// Round 73
 	ADDL    36(SP), BX
 	VPSHUFB X10, X2, X2
-	MOVL    SI, DI
-	XORL    AX, DI
-	XORL    DX, DI
-	ADDL    DI, BX
+	XORL    SI, R8
+	ADDL    R8, BX
 	MOVL    CX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	ROLL    $0x05, CX
+	ADDL    CX, BX
+	RORL    $0x07, DX
+	XORL    SI, DI
 
 	// Round 74
 	ADDL   40(SP), AX
 	VPADDD sha1K<>+0(SB), X2, X8
-	MOVL   DX, DI
-	XORL   SI, DI
-	XORL   CX, DI
+	XORL   DX, DI
 	ADDL   DI, AX
-	MOVL   BX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, AX
-	RORL   $0x02, CX
+	MOVL   BX, R8
+	ROLL   $0x05, BX
+	ADDL   BX, AX
+	RORL   $0x07, CX
+	XORL   DX, R8
 
 	// Round 75
 	ADDL    44(SP), SI
 	VMOVDQU X8, 32(SP)
-	MOVL    CX, DI
-	XORL    DX, DI
-	XORL    BX, DI
-	ADDL    DI, SI
+	XORL    CX, R8
+	ADDL    R8, SI
 	MOVL    AX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	ROLL    $0x05, AX
+	ADDL    AX, SI
+	RORL    $0x07, BX
+	XORL    CX, DI
 
 	// Round 76
 	ADDL 48(SP), DX
 
 	// W[12..15]: load and byte-swap
 	VMOVDQU 48(R12), X3
-	MOVL    BX, DI
-	XORL    CX, DI
-	XORL    AX, DI
+	XORL    BX, DI
 	ADDL    DI, DX
-	MOVL    SI, DI
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	MOVL    SI, R8
+	ROLL    $0x05, SI
+	ADDL    SI, DX
+	RORL    $0x07, AX
+	XORL    BX, R8
 
 	// Round 77
 	ADDL    52(SP), CX
 	VPSHUFB X10, X3, X3
-	MOVL    AX, DI
-	XORL    BX, DI
-	XORL    SI, DI
-	ADDL    DI, CX
+	XORL    AX, R8
+	ADDL    R8, CX
 	MOVL    DX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	ROLL    $0x05, DX
+	ADDL    DX, CX
+	RORL    $0x07, SI
+	XORL    AX, DI
 
 	// Round 78
 	ADDL   56(SP), BX
 	VPADDD sha1K<>+0(SB), X3, X8
-	MOVL   SI, DI
-	XORL   AX, DI
-	XORL   DX, DI
+	XORL   SI, DI
 	ADDL   DI, BX
-	MOVL   CX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, BX
-	RORL   $0x02, DX
+	MOVL   CX, R8
+	ROLL   $0x05, CX
+	ADDL   CX, BX
+	RORL   $0x07, DX
+	XORL   SI, R8
 
 	// Round 79
 	ADDL    60(SP), AX
 	VMOVDQU X8, 48(SP)
-	MOVL    DX, DI
-	XORL    SI, DI
-	XORL    CX, DI
-	ADDL    DI, AX
+	XORL    DX, R8
+	ADDL    R8, AX
 	MOVL    BX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
 
-	// h += a..e; a..e carry over as the next block's start.
+	// h += a..e (b is the plain copy in carry); they carry over as the next block's start.
 	ADDL (R9), AX
 	MOVL AX, (R9)
-	ADDL 4(R9), BX
-	MOVL BX, 4(R9)
+	ADDL 4(R9), DI
+	MOVL DI, 4(R9)
 	ADDL 8(R9), CX
 	MOVL CX, 8(R9)
 	ADDL 12(R9), DX
 	MOVL DX, 12(R9)
 	ADDL 16(R9), SI
 	MOVL SI, 16(R9)
+	MOVL DI, BX
 	ADDQ $0x40, R10
 	CMPQ R10, R11
 	JNE  loop

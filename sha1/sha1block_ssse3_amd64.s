@@ -46,6 +46,7 @@ TEXT ·blockSSSE3(SB), NOSPLIT, $64-32
 	MOVL  8(R9), CX
 	MOVL  12(R9), DX
 	MOVL  16(R9), SI
+	MOVL  BX, DI
 	MOVOU sha1Bswap<>+0(SB), X10
 
 	// Prologue: W+K for rounds 0..15 of the first block.
@@ -82,9 +83,9 @@ loop:
 	// next = p + (p+64 < end ? 64 : 0), without a branch or CMOV.
 	LEAQ 64(R10), R12
 	CMPQ R12, R11
-	SBBQ DI, DI
-	ANDQ $0x40, DI
-	LEAQ (R10)(DI*1), R12
+	SBBQ R13, R13
+	ANDQ $0x40, R13
+	LEAQ (R10)(R13*1), R12
 
 	// Round 0
 	ADDL (SP), SI
@@ -92,70 +93,70 @@ loop:
 	// W[16..19]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
 	MOVO    X1, X4
 	PALIGNR $0x08, X0, X4
-	MOVL    CX, DI
-	XORL    DX, DI
-	ANDL    BX, DI
+	XORL    DX, CX
+	ANDL    CX, DI
+	XORL    DX, CX
 	MOVO    X3, X8
 	PSRLO   $0x04, X8
 	XORL    DX, DI
 	ADDL    DI, SI
-	MOVL    AX, DI
+	MOVL    AX, R8
 	PXOR    X0, X4
-	ROLL    $0x05, DI
-	ADDL    DI, SI
+	ROLL    $0x05, AX
+	ADDL    AX, SI
 	RORL    $0x02, BX
 
 	// Round 1
 	ADDL  4(SP), DX
 	PXOR  X2, X8
-	MOVL  BX, DI
-	XORL  CX, DI
+	XORL  CX, BX
+	ANDL  BX, R8
 	PXOR  X8, X4
-	ANDL  AX, DI
-	XORL  CX, DI
+	XORL  CX, BX
+	XORL  CX, R8
 	MOVO  X4, X9
 	PSLLO $0x0c, X9
-	ADDL  DI, DX
+	ADDL  R8, DX
 	MOVL  SI, DI
 	MOVO  X4, X8
 	PSLLL $0x01, X8
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
 
 	// Round 2
 	ADDL  8(SP), CX
 	PSRLL $0x1f, X4
-	MOVL  AX, DI
-	XORL  BX, DI
+	XORL  BX, AX
+	ANDL  AX, DI
 	POR   X8, X4
-	ANDL  SI, DI
+	XORL  BX, AX
 	XORL  BX, DI
 	MOVO  X9, X8
 	PSLLL $0x02, X8
 	ADDL  DI, CX
-	MOVL  DX, DI
+	MOVL  DX, R8
 	PSRLL $0x1e, X9
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
 
 	// Round 3
 	ADDL  12(SP), BX
 	PXOR  X8, X4
-	MOVL  SI, DI
-	XORL  AX, DI
+	XORL  AX, SI
+	ANDL  SI, R8
 	PXOR  X9, X4
-	ANDL  DX, DI
-	XORL  AX, DI
+	XORL  AX, SI
+	XORL  AX, R8
 	MOVO  X4, X8
 	PADDL sha1K<>+0(SB), X8
-	ADDL  DI, BX
+	ADDL  R8, BX
 	MOVL  CX, DI
 	MOVOU X8, (SP)
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
 
 	// Round 4
 	ADDL 16(SP), AX
@@ -163,70 +164,70 @@ loop:
 	// W[20..23]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
 	MOVO    X2, X5
 	PALIGNR $0x08, X1, X5
-	MOVL    DX, DI
-	XORL    SI, DI
-	ANDL    CX, DI
+	XORL    SI, DX
+	ANDL    DX, DI
+	XORL    SI, DX
 	MOVO    X4, X8
 	PSRLO   $0x04, X8
 	XORL    SI, DI
 	ADDL    DI, AX
-	MOVL    BX, DI
+	MOVL    BX, R8
 	PXOR    X1, X5
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
 
 	// Round 5
 	ADDL  20(SP), SI
 	PXOR  X3, X8
-	MOVL  CX, DI
-	XORL  DX, DI
+	XORL  DX, CX
+	ANDL  CX, R8
 	PXOR  X8, X5
-	ANDL  BX, DI
-	XORL  DX, DI
+	XORL  DX, CX
+	XORL  DX, R8
 	MOVO  X5, X9
 	PSLLO $0x0c, X9
-	ADDL  DI, SI
+	ADDL  R8, SI
 	MOVL  AX, DI
 	MOVO  X5, X8
 	PSLLL $0x01, X8
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
 
 	// Round 6
 	ADDL  24(SP), DX
 	PSRLL $0x1f, X5
-	MOVL  BX, DI
-	XORL  CX, DI
+	XORL  CX, BX
+	ANDL  BX, DI
 	POR   X8, X5
-	ANDL  AX, DI
+	XORL  CX, BX
 	XORL  CX, DI
 	MOVO  X9, X8
 	PSLLL $0x02, X8
 	ADDL  DI, DX
-	MOVL  SI, DI
+	MOVL  SI, R8
 	PSRLL $0x1e, X9
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
 
 	// Round 7
 	ADDL  28(SP), CX
 	PXOR  X8, X5
-	MOVL  AX, DI
-	XORL  BX, DI
+	XORL  BX, AX
+	ANDL  AX, R8
 	PXOR  X9, X5
-	ANDL  SI, DI
-	XORL  BX, DI
+	XORL  BX, AX
+	XORL  BX, R8
 	MOVO  X5, X8
 	PADDL sha1K<>+16(SB), X8
-	ADDL  DI, CX
+	ADDL  R8, CX
 	MOVL  DX, DI
 	MOVOU X8, 16(SP)
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
 
 	// Round 8
 	ADDL 32(SP), BX
@@ -234,70 +235,70 @@ loop:
 	// W[24..27]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
 	MOVO    X3, X6
 	PALIGNR $0x08, X2, X6
-	MOVL    SI, DI
-	XORL    AX, DI
-	ANDL    DX, DI
+	XORL    AX, SI
+	ANDL    SI, DI
+	XORL    AX, SI
 	MOVO    X5, X8
 	PSRLO   $0x04, X8
 	XORL    AX, DI
 	ADDL    DI, BX
-	MOVL    CX, DI
+	MOVL    CX, R8
 	PXOR    X2, X6
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	ROLL    $0x05, CX
+	ADDL    CX, BX
+	RORL    $0x07, DX
 
 	// Round 9
 	ADDL  36(SP), AX
 	PXOR  X4, X8
-	MOVL  DX, DI
-	XORL  SI, DI
+	XORL  SI, DX
+	ANDL  DX, R8
 	PXOR  X8, X6
-	ANDL  CX, DI
-	XORL  SI, DI
+	XORL  SI, DX
+	XORL  SI, R8
 	MOVO  X6, X9
 	PSLLO $0x0c, X9
-	ADDL  DI, AX
+	ADDL  R8, AX
 	MOVL  BX, DI
 	MOVO  X6, X8
 	PSLLL $0x01, X8
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
 
 	// Round 10
 	ADDL  40(SP), SI
 	PSRLL $0x1f, X6
-	MOVL  CX, DI
-	XORL  DX, DI
+	XORL  DX, CX
+	ANDL  CX, DI
 	POR   X8, X6
-	ANDL  BX, DI
+	XORL  DX, CX
 	XORL  DX, DI
 	MOVO  X9, X8
 	PSLLL $0x02, X8
 	ADDL  DI, SI
-	MOVL  AX, DI
+	MOVL  AX, R8
 	PSRLL $0x1e, X9
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
 
 	// Round 11
 	ADDL  44(SP), DX
 	PXOR  X8, X6
-	MOVL  BX, DI
-	XORL  CX, DI
+	XORL  CX, BX
+	ANDL  BX, R8
 	PXOR  X9, X6
-	ANDL  AX, DI
-	XORL  CX, DI
+	XORL  CX, BX
+	XORL  CX, R8
 	MOVO  X6, X8
 	PADDL sha1K<>+16(SB), X8
-	ADDL  DI, DX
+	ADDL  R8, DX
 	MOVL  SI, DI
 	MOVOU X8, 32(SP)
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
 
 	// Round 12
 	ADDL 48(SP), CX
@@ -305,70 +306,70 @@ loop:
 	// W[28..31]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
 	MOVO    X4, X7
 	PALIGNR $0x08, X3, X7
-	MOVL    AX, DI
-	XORL    BX, DI
-	ANDL    SI, DI
+	XORL    BX, AX
+	ANDL    AX, DI
+	XORL    BX, AX
 	MOVO    X6, X8
 	PSRLO   $0x04, X8
 	XORL    BX, DI
 	ADDL    DI, CX
-	MOVL    DX, DI
+	MOVL    DX, R8
 	PXOR    X3, X7
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	ROLL    $0x05, DX
+	ADDL    DX, CX
+	RORL    $0x07, SI
 
 	// Round 13
 	ADDL  52(SP), BX
 	PXOR  X5, X8
-	MOVL  SI, DI
-	XORL  AX, DI
+	XORL  AX, SI
+	ANDL  SI, R8
 	PXOR  X8, X7
-	ANDL  DX, DI
-	XORL  AX, DI
+	XORL  AX, SI
+	XORL  AX, R8
 	MOVO  X7, X9
 	PSLLO $0x0c, X9
-	ADDL  DI, BX
+	ADDL  R8, BX
 	MOVL  CX, DI
 	MOVO  X7, X8
 	PSLLL $0x01, X8
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
 
 	// Round 14
 	ADDL  56(SP), AX
 	PSRLL $0x1f, X7
-	MOVL  DX, DI
-	XORL  SI, DI
+	XORL  SI, DX
+	ANDL  DX, DI
 	POR   X8, X7
-	ANDL  CX, DI
+	XORL  SI, DX
 	XORL  SI, DI
 	MOVO  X9, X8
 	PSLLL $0x02, X8
 	ADDL  DI, AX
-	MOVL  BX, DI
+	MOVL  BX, R8
 	PSRLL $0x1e, X9
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
 
 	// Round 15
 	ADDL  60(SP), SI
 	PXOR  X8, X7
-	MOVL  CX, DI
-	XORL  DX, DI
+	XORL  DX, CX
+	ANDL  CX, R8
 	PXOR  X9, X7
-	ANDL  BX, DI
-	XORL  DX, DI
+	XORL  DX, CX
+	XORL  DX, R8
 	MOVO  X7, X8
 	PADDL sha1K<>+16(SB), X8
-	ADDL  DI, SI
+	ADDL  R8, SI
 	MOVL  AX, DI
 	MOVOU X8, 48(SP)
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
 
 	// Round 16
 	ADDL (SP), DX
@@ -376,61 +377,62 @@ loop:
 	// W[32..35]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X7, X8
 	PALIGNR $0x08, X6, X8
-	MOVL    BX, DI
-	XORL    CX, DI
-	ANDL    AX, DI
+	XORL    CX, BX
+	ANDL    BX, DI
+	XORL    CX, BX
 	XORL    CX, DI
 	PXOR    X1, X0
 	ADDL    DI, DX
-	MOVL    SI, DI
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	MOVL    SI, R8
+	ROLL    $0x05, SI
+	ADDL    SI, DX
+	RORL    $0x07, AX
 
 	// Round 17
 	ADDL 4(SP), CX
 	PXOR X4, X0
-	MOVL AX, DI
-	XORL BX, DI
-	ANDL SI, DI
-	XORL BX, DI
+	XORL BX, AX
+	ANDL AX, R8
+	XORL BX, AX
+	XORL BX, R8
 	PXOR X8, X0
-	ADDL DI, CX
+	ADDL R8, CX
 	MOVL DX, DI
-	ROLL $0x05, DI
-	ADDL DI, CX
-	RORL $0x02, SI
+	ROLL $0x05, DX
+	ADDL DX, CX
+	RORL $0x07, SI
 
 	// Round 18
 	ADDL  8(SP), BX
 	MOVO  X0, X8
 	PSRLL $0x1e, X8
-	MOVL  SI, DI
-	XORL  AX, DI
-	ANDL  DX, DI
+	XORL  AX, SI
+	ANDL  SI, DI
+	XORL  AX, SI
 	XORL  AX, DI
 	PSLLL $0x02, X0
 	ADDL  DI, BX
-	MOVL  CX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	MOVL  CX, R8
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
 
 	// Round 19
 	ADDL  12(SP), AX
 	POR   X8, X0
-	MOVL  DX, DI
-	XORL  SI, DI
-	ANDL  CX, DI
+	XORL  SI, DX
+	ANDL  DX, R8
+	XORL  SI, DX
 	MOVO  X0, X8
 	PADDL sha1K<>+16(SB), X8
-	XORL  SI, DI
-	ADDL  DI, AX
+	XORL  SI, R8
+	ADDL  R8, AX
 	MOVL  BX, DI
 	MOVOU X8, (SP)
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  DX, DI
 
 	// Round 20
 	ADDL 16(SP), SI
@@ -438,57 +440,53 @@ loop:
 	// W[36..39]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X0, X8
 	PALIGNR $0x08, X7, X8
-	MOVL    CX, DI
-	XORL    DX, DI
-	XORL    BX, DI
+	XORL    CX, DI
 	ADDL    DI, SI
+	MOVL    AX, R8
 	PXOR    X2, X1
-	MOVL    AX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	ROLL    $0x05, AX
+	ADDL    AX, SI
+	RORL    $0x07, BX
+	XORL    CX, R8
 
 	// Round 21
 	ADDL 20(SP), DX
 	PXOR X5, X1
-	MOVL BX, DI
-	XORL CX, DI
-	XORL AX, DI
-	ADDL DI, DX
-	PXOR X8, X1
+	XORL BX, R8
+	ADDL R8, DX
 	MOVL SI, DI
-	ROLL $0x05, DI
-	ADDL DI, DX
-	RORL $0x02, AX
+	PXOR X8, X1
+	ROLL $0x05, SI
+	ADDL SI, DX
+	RORL $0x07, AX
+	XORL BX, DI
 
 	// Round 22
 	ADDL  24(SP), CX
 	MOVO  X1, X8
 	PSRLL $0x1e, X8
-	MOVL  AX, DI
-	XORL  BX, DI
-	XORL  SI, DI
+	XORL  AX, DI
 	ADDL  DI, CX
+	MOVL  DX, R8
 	PSLLL $0x02, X1
-	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  AX, R8
 
 	// Round 23
 	ADDL  28(SP), BX
 	POR   X8, X1
-	MOVL  SI, DI
-	XORL  AX, DI
+	XORL  SI, R8
+	ADDL  R8, BX
 	MOVO  X1, X8
 	PADDL sha1K<>+16(SB), X8
-	XORL  DX, DI
-	ADDL  DI, BX
 	MOVL  CX, DI
+	ROLL  $0x05, CX
 	MOVOU X8, 16(SP)
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  SI, DI
 
 	// Round 24
 	ADDL 32(SP), AX
@@ -496,57 +494,53 @@ loop:
 	// W[40..43]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X1, X8
 	PALIGNR $0x08, X0, X8
-	MOVL    DX, DI
-	XORL    SI, DI
-	XORL    CX, DI
+	XORL    DX, DI
 	ADDL    DI, AX
+	MOVL    BX, R8
 	PXOR    X3, X2
-	MOVL    BX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
+	XORL    DX, R8
 
 	// Round 25
 	ADDL 36(SP), SI
 	PXOR X6, X2
-	MOVL CX, DI
-	XORL DX, DI
-	XORL BX, DI
-	ADDL DI, SI
-	PXOR X8, X2
+	XORL CX, R8
+	ADDL R8, SI
 	MOVL AX, DI
-	ROLL $0x05, DI
-	ADDL DI, SI
-	RORL $0x02, BX
+	PXOR X8, X2
+	ROLL $0x05, AX
+	ADDL AX, SI
+	RORL $0x07, BX
+	XORL CX, DI
 
 	// Round 26
 	ADDL  40(SP), DX
 	MOVO  X2, X8
 	PSRLL $0x1e, X8
-	MOVL  BX, DI
-	XORL  CX, DI
-	XORL  AX, DI
+	XORL  BX, DI
 	ADDL  DI, DX
+	MOVL  SI, R8
 	PSLLL $0x02, X2
-	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  BX, R8
 
 	// Round 27
 	ADDL  44(SP), CX
 	POR   X8, X2
-	MOVL  AX, DI
-	XORL  BX, DI
+	XORL  AX, R8
+	ADDL  R8, CX
 	MOVO  X2, X8
 	PADDL sha1K<>+32(SB), X8
-	XORL  SI, DI
-	ADDL  DI, CX
 	MOVL  DX, DI
+	ROLL  $0x05, DX
 	MOVOU X8, 32(SP)
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  AX, DI
 
 	// Round 28
 	ADDL 48(SP), BX
@@ -554,57 +548,53 @@ loop:
 	// W[44..47]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X2, X8
 	PALIGNR $0x08, X1, X8
-	MOVL    SI, DI
-	XORL    AX, DI
-	XORL    DX, DI
+	XORL    SI, DI
 	ADDL    DI, BX
+	MOVL    CX, R8
 	PXOR    X4, X3
-	MOVL    CX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	ROLL    $0x05, CX
+	ADDL    CX, BX
+	RORL    $0x07, DX
+	XORL    SI, R8
 
 	// Round 29
 	ADDL 52(SP), AX
 	PXOR X7, X3
-	MOVL DX, DI
-	XORL SI, DI
-	XORL CX, DI
-	ADDL DI, AX
-	PXOR X8, X3
+	XORL DX, R8
+	ADDL R8, AX
 	MOVL BX, DI
-	ROLL $0x05, DI
-	ADDL DI, AX
-	RORL $0x02, CX
+	PXOR X8, X3
+	ROLL $0x05, BX
+	ADDL BX, AX
+	RORL $0x07, CX
+	XORL DX, DI
 
 	// Round 30
 	ADDL  56(SP), SI
 	MOVO  X3, X8
 	PSRLL $0x1e, X8
-	MOVL  CX, DI
-	XORL  DX, DI
-	XORL  BX, DI
+	XORL  CX, DI
 	ADDL  DI, SI
+	MOVL  AX, R8
 	PSLLL $0x02, X3
-	MOVL  AX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
+	XORL  CX, R8
 
 	// Round 31
 	ADDL  60(SP), DX
 	POR   X8, X3
-	MOVL  BX, DI
-	XORL  CX, DI
+	XORL  BX, R8
+	ADDL  R8, DX
 	MOVO  X3, X8
 	PADDL sha1K<>+32(SB), X8
-	XORL  AX, DI
-	ADDL  DI, DX
 	MOVL  SI, DI
+	ROLL  $0x05, SI
 	MOVOU X8, 48(SP)
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  BX, DI
 
 	// Round 32
 	ADDL (SP), CX
@@ -612,57 +602,53 @@ loop:
 	// W[48..51]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X3, X8
 	PALIGNR $0x08, X2, X8
-	MOVL    AX, DI
-	XORL    BX, DI
-	XORL    SI, DI
+	XORL    AX, DI
 	ADDL    DI, CX
+	MOVL    DX, R8
 	PXOR    X5, X4
-	MOVL    DX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	ROLL    $0x05, DX
+	ADDL    DX, CX
+	RORL    $0x07, SI
+	XORL    AX, R8
 
 	// Round 33
 	ADDL 4(SP), BX
 	PXOR X0, X4
-	MOVL SI, DI
-	XORL AX, DI
-	XORL DX, DI
-	ADDL DI, BX
-	PXOR X8, X4
+	XORL SI, R8
+	ADDL R8, BX
 	MOVL CX, DI
-	ROLL $0x05, DI
-	ADDL DI, BX
-	RORL $0x02, DX
+	PXOR X8, X4
+	ROLL $0x05, CX
+	ADDL CX, BX
+	RORL $0x07, DX
+	XORL SI, DI
 
 	// Round 34
 	ADDL  8(SP), AX
 	MOVO  X4, X8
 	PSRLL $0x1e, X8
-	MOVL  DX, DI
-	XORL  SI, DI
-	XORL  CX, DI
+	XORL  DX, DI
 	ADDL  DI, AX
+	MOVL  BX, R8
 	PSLLL $0x02, X4
-	MOVL  BX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  DX, R8
 
 	// Round 35
 	ADDL  12(SP), SI
 	POR   X8, X4
-	MOVL  CX, DI
-	XORL  DX, DI
+	XORL  CX, R8
+	ADDL  R8, SI
 	MOVO  X4, X8
 	PADDL sha1K<>+32(SB), X8
-	XORL  BX, DI
-	ADDL  DI, SI
 	MOVL  AX, DI
+	ROLL  $0x05, AX
 	MOVOU X8, (SP)
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	ADDL  AX, SI
+	RORL  $0x07, BX
+	XORL  CX, DI
 
 	// Round 36
 	ADDL 16(SP), DX
@@ -670,57 +656,53 @@ loop:
 	// W[52..55]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X4, X8
 	PALIGNR $0x08, X3, X8
-	MOVL    BX, DI
-	XORL    CX, DI
-	XORL    AX, DI
+	XORL    BX, DI
 	ADDL    DI, DX
+	MOVL    SI, R8
 	PXOR    X6, X5
-	MOVL    SI, DI
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	ROLL    $0x05, SI
+	ADDL    SI, DX
+	RORL    $0x07, AX
+	XORL    BX, R8
 
 	// Round 37
 	ADDL 20(SP), CX
 	PXOR X1, X5
-	MOVL AX, DI
-	XORL BX, DI
-	XORL SI, DI
-	ADDL DI, CX
-	PXOR X8, X5
+	XORL AX, R8
+	ADDL R8, CX
 	MOVL DX, DI
-	ROLL $0x05, DI
-	ADDL DI, CX
-	RORL $0x02, SI
+	PXOR X8, X5
+	ROLL $0x05, DX
+	ADDL DX, CX
+	RORL $0x07, SI
+	XORL AX, DI
 
 	// Round 38
 	ADDL  24(SP), BX
 	MOVO  X5, X8
 	PSRLL $0x1e, X8
-	MOVL  SI, DI
-	XORL  AX, DI
-	XORL  DX, DI
+	XORL  SI, DI
 	ADDL  DI, BX
+	MOVL  CX, R8
 	PSLLL $0x02, X5
-	MOVL  CX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  SI, R8
 
 	// Round 39
 	ADDL  28(SP), AX
 	POR   X8, X5
-	MOVL  DX, DI
-	XORL  SI, DI
+	XORL  DX, R8
+	ADDL  R8, AX
 	MOVO  X5, X8
 	PADDL sha1K<>+32(SB), X8
-	XORL  CX, DI
-	ADDL  DI, AX
 	MOVL  BX, DI
+	ROLL  $0x05, BX
 	MOVOU X8, 16(SP)
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  CX, DI
 
 	// Round 40
 	ADDL 32(SP), SI
@@ -728,69 +710,65 @@ loop:
 	// W[56..59]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X5, X8
 	PALIGNR $0x08, X4, X8
-	MOVL    BX, DI
-	ORL     CX, DI
-	ANDL    DX, DI
-	MOVL    BX, R8
-	ANDL    CX, R8
+	XORL    DX, CX
+	ANDL    CX, DI
+	XORL    DX, CX
+	XORL    CX, DI
+	ADDL    DI, SI
 	PXOR    X7, X6
-	ORL     R8, DI
-	ADDL    DI, SI
-	MOVL    AX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	MOVL    AX, R8
+	ROLL    $0x05, AX
+	ADDL    AX, SI
+	RORL    $0x07, BX
+	XORL    BX, R8
 
 	// Round 41
 	ADDL 36(SP), DX
 	PXOR X2, X6
-	MOVL AX, DI
-	ORL  BX, DI
-	ANDL CX, DI
-	MOVL AX, R8
+	XORL CX, BX
 	ANDL BX, R8
+	XORL CX, BX
+	XORL BX, R8
+	ADDL R8, DX
 	PXOR X8, X6
-	ORL  R8, DI
-	ADDL DI, DX
 	MOVL SI, DI
-	ROLL $0x05, DI
-	ADDL DI, DX
-	RORL $0x02, AX
+	ROLL $0x05, SI
+	ADDL SI, DX
+	RORL $0x07, AX
+	XORL AX, DI
 
 	// Round 42
 	ADDL  40(SP), CX
 	MOVO  X6, X8
 	PSRLL $0x1e, X8
-	MOVL  SI, DI
-	ORL   AX, DI
-	ANDL  BX, DI
-	MOVL  SI, R8
-	ANDL  AX, R8
+	XORL  BX, AX
+	ANDL  AX, DI
+	XORL  BX, AX
+	XORL  AX, DI
+	ADDL  DI, CX
 	PSLLL $0x02, X6
-	ORL   R8, DI
-	ADDL  DI, CX
-	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	MOVL  DX, R8
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  SI, R8
 
 	// Round 43
 	ADDL  44(SP), BX
 	POR   X8, X6
-	MOVL  DX, DI
-	ORL   SI, DI
-	ANDL  AX, DI
+	XORL  AX, SI
+	ANDL  SI, R8
+	XORL  AX, SI
 	MOVO  X6, X8
 	PADDL sha1K<>+32(SB), X8
-	MOVL  DX, R8
-	ANDL  SI, R8
-	ORL   R8, DI
-	ADDL  DI, BX
-	MOVOU X8, 32(SP)
+	XORL  SI, R8
+	ADDL  R8, BX
 	MOVL  CX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	MOVOU X8, 32(SP)
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  DX, DI
 
 	// Round 44
 	ADDL 48(SP), AX
@@ -798,69 +776,65 @@ loop:
 	// W[60..63]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X6, X8
 	PALIGNR $0x08, X5, X8
-	MOVL    CX, DI
-	ORL     DX, DI
-	ANDL    SI, DI
-	MOVL    CX, R8
-	ANDL    DX, R8
+	XORL    SI, DX
+	ANDL    DX, DI
+	XORL    SI, DX
+	XORL    DX, DI
+	ADDL    DI, AX
 	PXOR    X0, X7
-	ORL     R8, DI
-	ADDL    DI, AX
-	MOVL    BX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, AX
-	RORL    $0x02, CX
+	MOVL    BX, R8
+	ROLL    $0x05, BX
+	ADDL    BX, AX
+	RORL    $0x07, CX
+	XORL    CX, R8
 
 	// Round 45
 	ADDL 52(SP), SI
 	PXOR X3, X7
-	MOVL BX, DI
-	ORL  CX, DI
-	ANDL DX, DI
-	MOVL BX, R8
+	XORL DX, CX
 	ANDL CX, R8
+	XORL DX, CX
+	XORL CX, R8
+	ADDL R8, SI
 	PXOR X8, X7
-	ORL  R8, DI
-	ADDL DI, SI
 	MOVL AX, DI
-	ROLL $0x05, DI
-	ADDL DI, SI
-	RORL $0x02, BX
+	ROLL $0x05, AX
+	ADDL AX, SI
+	RORL $0x07, BX
+	XORL BX, DI
 
 	// Round 46
 	ADDL  56(SP), DX
 	MOVO  X7, X8
 	PSRLL $0x1e, X8
-	MOVL  AX, DI
-	ORL   BX, DI
-	ANDL  CX, DI
-	MOVL  AX, R8
-	ANDL  BX, R8
+	XORL  CX, BX
+	ANDL  BX, DI
+	XORL  CX, BX
+	XORL  BX, DI
+	ADDL  DI, DX
 	PSLLL $0x02, X7
-	ORL   R8, DI
-	ADDL  DI, DX
-	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	MOVL  SI, R8
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  AX, R8
 
 	// Round 47
 	ADDL  60(SP), CX
 	POR   X8, X7
-	MOVL  SI, DI
-	ORL   AX, DI
-	ANDL  BX, DI
+	XORL  BX, AX
+	ANDL  AX, R8
+	XORL  BX, AX
 	MOVO  X7, X8
 	PADDL sha1K<>+48(SB), X8
-	MOVL  SI, R8
-	ANDL  AX, R8
-	ORL   R8, DI
-	ADDL  DI, CX
-	MOVOU X8, 48(SP)
+	XORL  AX, R8
+	ADDL  R8, CX
 	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	MOVOU X8, 48(SP)
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  SI, DI
 
 	// Round 48
 	ADDL (SP), BX
@@ -868,69 +842,65 @@ loop:
 	// W[64..67]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X7, X8
 	PALIGNR $0x08, X6, X8
-	MOVL    DX, DI
-	ORL     SI, DI
-	ANDL    AX, DI
-	MOVL    DX, R8
-	ANDL    SI, R8
+	XORL    AX, SI
+	ANDL    SI, DI
+	XORL    AX, SI
+	XORL    SI, DI
+	ADDL    DI, BX
 	PXOR    X1, X0
-	ORL     R8, DI
-	ADDL    DI, BX
-	MOVL    CX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, BX
-	RORL    $0x02, DX
+	MOVL    CX, R8
+	ROLL    $0x05, CX
+	ADDL    CX, BX
+	RORL    $0x07, DX
+	XORL    DX, R8
 
 	// Round 49
 	ADDL 4(SP), AX
 	PXOR X4, X0
-	MOVL CX, DI
-	ORL  DX, DI
-	ANDL SI, DI
-	MOVL CX, R8
+	XORL SI, DX
 	ANDL DX, R8
+	XORL SI, DX
+	XORL DX, R8
+	ADDL R8, AX
 	PXOR X8, X0
-	ORL  R8, DI
-	ADDL DI, AX
 	MOVL BX, DI
-	ROLL $0x05, DI
-	ADDL DI, AX
-	RORL $0x02, CX
+	ROLL $0x05, BX
+	ADDL BX, AX
+	RORL $0x07, CX
+	XORL CX, DI
 
 	// Round 50
 	ADDL  8(SP), SI
 	MOVO  X0, X8
 	PSRLL $0x1e, X8
-	MOVL  BX, DI
-	ORL   CX, DI
-	ANDL  DX, DI
-	MOVL  BX, R8
-	ANDL  CX, R8
+	XORL  DX, CX
+	ANDL  CX, DI
+	XORL  DX, CX
+	XORL  CX, DI
+	ADDL  DI, SI
 	PSLLL $0x02, X0
-	ORL   R8, DI
-	ADDL  DI, SI
-	MOVL  AX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	MOVL  AX, R8
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
+	XORL  BX, R8
 
 	// Round 51
 	ADDL  12(SP), DX
 	POR   X8, X0
-	MOVL  AX, DI
-	ORL   BX, DI
-	ANDL  CX, DI
+	XORL  CX, BX
+	ANDL  BX, R8
+	XORL  CX, BX
 	MOVO  X0, X8
 	PADDL sha1K<>+48(SB), X8
-	MOVL  AX, R8
-	ANDL  BX, R8
-	ORL   R8, DI
-	ADDL  DI, DX
-	MOVOU X8, (SP)
+	XORL  BX, R8
+	ADDL  R8, DX
 	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	MOVOU X8, (SP)
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  AX, DI
 
 	// Round 52
 	ADDL 16(SP), CX
@@ -938,69 +908,65 @@ loop:
 	// W[68..71]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X0, X8
 	PALIGNR $0x08, X7, X8
-	MOVL    SI, DI
-	ORL     AX, DI
-	ANDL    BX, DI
-	MOVL    SI, R8
-	ANDL    AX, R8
+	XORL    BX, AX
+	ANDL    AX, DI
+	XORL    BX, AX
+	XORL    AX, DI
+	ADDL    DI, CX
 	PXOR    X2, X1
-	ORL     R8, DI
-	ADDL    DI, CX
-	MOVL    DX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, CX
-	RORL    $0x02, SI
+	MOVL    DX, R8
+	ROLL    $0x05, DX
+	ADDL    DX, CX
+	RORL    $0x07, SI
+	XORL    SI, R8
 
 	// Round 53
 	ADDL 20(SP), BX
 	PXOR X5, X1
-	MOVL DX, DI
-	ORL  SI, DI
-	ANDL AX, DI
-	MOVL DX, R8
+	XORL AX, SI
 	ANDL SI, R8
+	XORL AX, SI
+	XORL SI, R8
+	ADDL R8, BX
 	PXOR X8, X1
-	ORL  R8, DI
-	ADDL DI, BX
 	MOVL CX, DI
-	ROLL $0x05, DI
-	ADDL DI, BX
-	RORL $0x02, DX
+	ROLL $0x05, CX
+	ADDL CX, BX
+	RORL $0x07, DX
+	XORL DX, DI
 
 	// Round 54
 	ADDL  24(SP), AX
 	MOVO  X1, X8
 	PSRLL $0x1e, X8
-	MOVL  CX, DI
-	ORL   DX, DI
-	ANDL  SI, DI
-	MOVL  CX, R8
-	ANDL  DX, R8
+	XORL  SI, DX
+	ANDL  DX, DI
+	XORL  SI, DX
+	XORL  DX, DI
+	ADDL  DI, AX
 	PSLLL $0x02, X1
-	ORL   R8, DI
-	ADDL  DI, AX
-	MOVL  BX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	MOVL  BX, R8
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  CX, R8
 
 	// Round 55
 	ADDL  28(SP), SI
 	POR   X8, X1
-	MOVL  BX, DI
-	ORL   CX, DI
-	ANDL  DX, DI
+	XORL  DX, CX
+	ANDL  CX, R8
+	XORL  DX, CX
 	MOVO  X1, X8
 	PADDL sha1K<>+48(SB), X8
-	MOVL  BX, R8
-	ANDL  CX, R8
-	ORL   R8, DI
-	ADDL  DI, SI
-	MOVOU X8, 16(SP)
+	XORL  CX, R8
+	ADDL  R8, SI
 	MOVL  AX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	MOVOU X8, 16(SP)
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
+	XORL  BX, DI
 
 	// Round 56
 	ADDL 32(SP), DX
@@ -1008,69 +974,65 @@ loop:
 	// W[72..75]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X1, X8
 	PALIGNR $0x08, X0, X8
-	MOVL    AX, DI
-	ORL     BX, DI
-	ANDL    CX, DI
-	MOVL    AX, R8
-	ANDL    BX, R8
+	XORL    CX, BX
+	ANDL    BX, DI
+	XORL    CX, BX
+	XORL    BX, DI
+	ADDL    DI, DX
 	PXOR    X3, X2
-	ORL     R8, DI
-	ADDL    DI, DX
-	MOVL    SI, DI
-	ROLL    $0x05, DI
-	ADDL    DI, DX
-	RORL    $0x02, AX
+	MOVL    SI, R8
+	ROLL    $0x05, SI
+	ADDL    SI, DX
+	RORL    $0x07, AX
+	XORL    AX, R8
 
 	// Round 57
 	ADDL 36(SP), CX
 	PXOR X6, X2
-	MOVL SI, DI
-	ORL  AX, DI
-	ANDL BX, DI
-	MOVL SI, R8
+	XORL BX, AX
 	ANDL AX, R8
+	XORL BX, AX
+	XORL AX, R8
+	ADDL R8, CX
 	PXOR X8, X2
-	ORL  R8, DI
-	ADDL DI, CX
 	MOVL DX, DI
-	ROLL $0x05, DI
-	ADDL DI, CX
-	RORL $0x02, SI
+	ROLL $0x05, DX
+	ADDL DX, CX
+	RORL $0x07, SI
+	XORL SI, DI
 
 	// Round 58
 	ADDL  40(SP), BX
 	MOVO  X2, X8
 	PSRLL $0x1e, X8
-	MOVL  DX, DI
-	ORL   SI, DI
-	ANDL  AX, DI
-	MOVL  DX, R8
-	ANDL  SI, R8
+	XORL  AX, SI
+	ANDL  SI, DI
+	XORL  AX, SI
+	XORL  SI, DI
+	ADDL  DI, BX
 	PSLLL $0x02, X2
-	ORL   R8, DI
-	ADDL  DI, BX
-	MOVL  CX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	MOVL  CX, R8
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  DX, R8
 
 	// Round 59
 	ADDL  44(SP), AX
 	POR   X8, X2
-	MOVL  CX, DI
-	ORL   DX, DI
-	ANDL  SI, DI
+	XORL  SI, DX
+	ANDL  DX, R8
+	XORL  SI, DX
 	MOVO  X2, X8
 	PADDL sha1K<>+48(SB), X8
-	MOVL  CX, R8
-	ANDL  DX, R8
-	ORL   R8, DI
-	ADDL  DI, AX
-	MOVOU X8, 32(SP)
+	XORL  DX, R8
+	ADDL  R8, AX
 	MOVL  BX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	MOVOU X8, 32(SP)
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  DX, DI
 
 	// Round 60
 	ADDL 48(SP), SI
@@ -1078,273 +1040,253 @@ loop:
 	// W[76..79]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X2, X8
 	PALIGNR $0x08, X1, X8
-	MOVL    CX, DI
-	XORL    DX, DI
-	XORL    BX, DI
+	XORL    CX, DI
 	ADDL    DI, SI
+	MOVL    AX, R8
 	PXOR    X4, X3
-	MOVL    AX, DI
-	ROLL    $0x05, DI
-	ADDL    DI, SI
-	RORL    $0x02, BX
+	ROLL    $0x05, AX
+	ADDL    AX, SI
+	RORL    $0x07, BX
+	XORL    CX, R8
 
 	// Round 61
 	ADDL 52(SP), DX
 	PXOR X7, X3
-	MOVL BX, DI
-	XORL CX, DI
-	XORL AX, DI
-	ADDL DI, DX
-	PXOR X8, X3
+	XORL BX, R8
+	ADDL R8, DX
 	MOVL SI, DI
-	ROLL $0x05, DI
-	ADDL DI, DX
-	RORL $0x02, AX
+	PXOR X8, X3
+	ROLL $0x05, SI
+	ADDL SI, DX
+	RORL $0x07, AX
+	XORL BX, DI
 
 	// Round 62
 	ADDL  56(SP), CX
 	MOVO  X3, X8
 	PSRLL $0x1e, X8
-	MOVL  AX, DI
-	XORL  BX, DI
-	XORL  SI, DI
+	XORL  AX, DI
 	ADDL  DI, CX
+	MOVL  DX, R8
 	PSLLL $0x02, X3
-	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  AX, R8
 
 	// Round 63
 	ADDL  60(SP), BX
 	POR   X8, X3
-	MOVL  SI, DI
-	XORL  AX, DI
+	XORL  SI, R8
+	ADDL  R8, BX
 	MOVO  X3, X8
 	PADDL sha1K<>+48(SB), X8
-	XORL  DX, DI
-	ADDL  DI, BX
 	MOVL  CX, DI
+	ROLL  $0x05, CX
 	MOVOU X8, 48(SP)
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  SI, DI
 
 	// Round 64
 	ADDL (SP), AX
 
 	// W[0..3]: load and byte-swap
 	MOVOU (R12), X0
-	MOVL  DX, DI
-	XORL  SI, DI
-	XORL  CX, DI
+	XORL  DX, DI
 	ADDL  DI, AX
-	MOVL  BX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	MOVL  BX, R8
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  DX, R8
 
 	// Round 65
 	ADDL   4(SP), SI
 	PSHUFB X10, X0
-	MOVL   CX, DI
-	XORL   DX, DI
-	XORL   BX, DI
-	ADDL   DI, SI
+	XORL   CX, R8
+	ADDL   R8, SI
 	MOVL   AX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, SI
-	RORL   $0x02, BX
+	ROLL   $0x05, AX
+	ADDL   AX, SI
+	RORL   $0x07, BX
+	XORL   CX, DI
 
 	// Round 66
 	ADDL  8(SP), DX
 	MOVO  X0, X8
 	PADDL sha1K<>+0(SB), X8
-	MOVL  BX, DI
-	XORL  CX, DI
-	XORL  AX, DI
+	XORL  BX, DI
 	ADDL  DI, DX
-	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	MOVL  SI, R8
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  BX, R8
 
 	// Round 67
 	ADDL  12(SP), CX
 	MOVOU X8, (SP)
-	MOVL  AX, DI
-	XORL  BX, DI
-	XORL  SI, DI
-	ADDL  DI, CX
+	XORL  AX, R8
+	ADDL  R8, CX
 	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  AX, DI
 
 	// Round 68
 	ADDL 16(SP), BX
 
 	// W[4..7]: load and byte-swap
 	MOVOU 16(R12), X1
-	MOVL  SI, DI
-	XORL  AX, DI
-	XORL  DX, DI
+	XORL  SI, DI
 	ADDL  DI, BX
-	MOVL  CX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	MOVL  CX, R8
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  SI, R8
 
 	// Round 69
 	ADDL   20(SP), AX
 	PSHUFB X10, X1
-	MOVL   DX, DI
-	XORL   SI, DI
-	XORL   CX, DI
-	ADDL   DI, AX
+	XORL   DX, R8
+	ADDL   R8, AX
 	MOVL   BX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, AX
-	RORL   $0x02, CX
+	ROLL   $0x05, BX
+	ADDL   BX, AX
+	RORL   $0x07, CX
+	XORL   DX, DI
 
 	// Round 70
 	ADDL  24(SP), SI
 	MOVO  X1, X8
 	PADDL sha1K<>+0(SB), X8
-	MOVL  CX, DI
-	XORL  DX, DI
-	XORL  BX, DI
+	XORL  CX, DI
 	ADDL  DI, SI
-	MOVL  AX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	MOVL  AX, R8
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
+	XORL  CX, R8
 
 	// Round 71
 	ADDL  28(SP), DX
 	MOVOU X8, 16(SP)
-	MOVL  BX, DI
-	XORL  CX, DI
-	XORL  AX, DI
-	ADDL  DI, DX
+	XORL  BX, R8
+	ADDL  R8, DX
 	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  BX, DI
 
 	// Round 72
 	ADDL 32(SP), CX
 
 	// W[8..11]: load and byte-swap
 	MOVOU 32(R12), X2
-	MOVL  AX, DI
-	XORL  BX, DI
-	XORL  SI, DI
+	XORL  AX, DI
 	ADDL  DI, CX
-	MOVL  DX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, CX
-	RORL  $0x02, SI
+	MOVL  DX, R8
+	ROLL  $0x05, DX
+	ADDL  DX, CX
+	RORL  $0x07, SI
+	XORL  AX, R8
 
 	// Round 73
 	ADDL   36(SP), BX
 	PSHUFB X10, X2
-	MOVL   SI, DI
-	XORL   AX, DI
-	XORL   DX, DI
-	ADDL   DI, BX
+	XORL   SI, R8
+	ADDL   R8, BX
 	MOVL   CX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, BX
-	RORL   $0x02, DX
+	ROLL   $0x05, CX
+	ADDL   CX, BX
+	RORL   $0x07, DX
+	XORL   SI, DI
 
 	// Round 74
 	ADDL  40(SP), AX
 	MOVO  X2, X8
 	PADDL sha1K<>+0(SB), X8
-	MOVL  DX, DI
-	XORL  SI, DI
-	XORL  CX, DI
+	XORL  DX, DI
 	ADDL  DI, AX
-	MOVL  BX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	MOVL  BX, R8
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
+	XORL  DX, R8
 
 	// Round 75
 	ADDL  44(SP), SI
 	MOVOU X8, 32(SP)
-	MOVL  CX, DI
-	XORL  DX, DI
-	XORL  BX, DI
-	ADDL  DI, SI
+	XORL  CX, R8
+	ADDL  R8, SI
 	MOVL  AX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, SI
-	RORL  $0x02, BX
+	ROLL  $0x05, AX
+	ADDL  AX, SI
+	RORL  $0x07, BX
+	XORL  CX, DI
 
 	// Round 76
 	ADDL 48(SP), DX
 
 	// W[12..15]: load and byte-swap
 	MOVOU 48(R12), X3
-	MOVL  BX, DI
-	XORL  CX, DI
-	XORL  AX, DI
+	XORL  BX, DI
 	ADDL  DI, DX
-	MOVL  SI, DI
-	ROLL  $0x05, DI
-	ADDL  DI, DX
-	RORL  $0x02, AX
+	MOVL  SI, R8
+	ROLL  $0x05, SI
+	ADDL  SI, DX
+	RORL  $0x07, AX
+	XORL  BX, R8
 
 	// Round 77
 	ADDL   52(SP), CX
 	PSHUFB X10, X3
-	MOVL   AX, DI
-	XORL   BX, DI
-	XORL   SI, DI
-	ADDL   DI, CX
+	XORL   AX, R8
+	ADDL   R8, CX
 	MOVL   DX, DI
-	ROLL   $0x05, DI
-	ADDL   DI, CX
-	RORL   $0x02, SI
+	ROLL   $0x05, DX
+	ADDL   DX, CX
+	RORL   $0x07, SI
+	XORL   AX, DI
 
 	// Round 78
 	ADDL  56(SP), BX
 	MOVO  X3, X8
 	PADDL sha1K<>+0(SB), X8
-	MOVL  SI, DI
-	XORL  AX, DI
-	XORL  DX, DI
+	XORL  SI, DI
 	ADDL  DI, BX
-	MOVL  CX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, BX
-	RORL  $0x02, DX
+	MOVL  CX, R8
+	ROLL  $0x05, CX
+	ADDL  CX, BX
+	RORL  $0x07, DX
+	XORL  SI, R8
 
 	// Round 79
 	ADDL  60(SP), AX
 	MOVOU X8, 48(SP)
-	MOVL  DX, DI
-	XORL  SI, DI
-	XORL  CX, DI
-	ADDL  DI, AX
+	XORL  DX, R8
+	ADDL  R8, AX
 	MOVL  BX, DI
-	ROLL  $0x05, DI
-	ADDL  DI, AX
-	RORL  $0x02, CX
+	ROLL  $0x05, BX
+	ADDL  BX, AX
+	RORL  $0x07, CX
 
-	// h += a..e; a..e carry over as the next block's start.
+	// h += a..e (b is the plain copy in carry); they carry over as the next block's start.
 	ADDL (R9), AX
 	MOVL AX, (R9)
-	ADDL 4(R9), BX
-	MOVL BX, 4(R9)
+	ADDL 4(R9), DI
+	MOVL DI, 4(R9)
 	ADDL 8(R9), CX
 	MOVL CX, 8(R9)
 	ADDL 12(R9), DX
 	MOVL DX, 12(R9)
 	ADDL 16(R9), SI
 	MOVL SI, 16(R9)
+	MOVL DI, BX
 	ADDQ $0x40, R10
 	CMPQ R10, R11
 	JNE  loop

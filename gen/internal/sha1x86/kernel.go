@@ -18,7 +18,7 @@ type emitter struct {
 	w          [windowGroups]reg.VecPhysical // the schedule window, group g in w[g%8]
 	t0, t1     reg.VecPhysical               // vector temporaries
 	bswap      reg.VecPhysical               // PSHUFB indexes reversing each 32-bit word
-	tmp, tmp2  reg.GPPhysical                // scalar temporaries
+	tmp        reg.GPPhysical                // scalar temporary
 	scratch    reg.GPPhysical                // tmp as a 64-bit register
 	hp         reg.GPPhysical                // *[5]uint32 state
 	ptr, next  reg.GPPhysical                // this block, and the block the look-ahead loads
@@ -47,7 +47,7 @@ func generate(ctx *build.Context, isa ISA, p Params) error {
 		t0:    reg.X8,
 		t1:    reg.X9,
 		bswap: reg.X10,
-		tmp:   reg.EDI, tmp2: reg.R8L, scratch: reg.RDI,
+		tmp:   reg.R13L, scratch: reg.R13,
 		hp: reg.R9, ptr: reg.R10, end: reg.R11, next: reg.R12,
 	}
 	e.constants()
@@ -96,10 +96,11 @@ func (e *emitter) function() error {
 	c.ADDQ(e.ptr, e.end)
 
 	c.Comment("Working variables a..e from h.")
-	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI}
+	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L}
 	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
 		c.MOVL(Mem{Base: e.hp, Disp: 4 * i}, r)
 	}
+	c.MOVL(v.b, v.carry) // round 0's plain b
 	e.isa.Load(e.bswap, e.bswapMem)
 
 	c.Comment(fmt.Sprintf("Prologue: W+K for rounds 0..%d of the first block.", e.p.Lookahead-1))
@@ -127,12 +128,13 @@ func (e *emitter) function() error {
 		return fmt.Errorf("%s with %s: %w", name, e.p, err)
 	}
 
-	c.Comment("h += a..e; a..e carry over as the next block's start.")
-	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
+	c.Comment("h += a..e (b is the plain copy in carry); they carry over as the next block's start.")
+	for i, r := range []reg.GPPhysical{v.a, v.carry, v.c, v.d, v.e} {
 		m := Mem{Base: e.hp, Disp: 4 * i}
 		c.ADDL(m, r)
 		c.MOVL(r, m)
 	}
+	c.MOVL(v.carry, v.b) // b itself, not rol5(b), for round 0
 	c.ADDQ(U8(64), e.ptr)
 	c.CMPQ(e.ptr, e.end)
 	c.JNE(LabelRef("loop"))

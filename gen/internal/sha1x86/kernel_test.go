@@ -50,7 +50,7 @@ func TestValidateKnobs(t *testing.T) {
 	}
 	for _, bad := range []func(*Params){
 		func(p *Params) { p.Placement = "middle" },
-		func(p *Params) { p.Maj = "xor" },
+		func(p *Params) { p.Maj = "nand" },
 		func(p *Params) { p.Rotate = "ror" },
 		func(p *Params) { p.Align = "" },
 	} {

@@ -17,6 +17,9 @@ type Params struct {
 	// instructions of its four rounds (see placements).
 	Placement string
 
+	// Ch is the form of the rounds 0..19 function (see chForms).
+	Ch string
+
 	// Maj is the form of the rounds 40..59 function (see majForms).
 	Maj string
 
@@ -35,14 +38,19 @@ var (
 		{"front", "dealt evenly over the four rounds, each round's share right after its W+K read"},
 		{"burst", "all of the group's steps in the first of its four rounds, spread between its scalar instructions"},
 	}
+	chForms = choices{
+		{"xor", "Ch(b,c,d) = ((c ^ d) & b) ^ d: four operations, c three deep"},
+		{"add", "Ch(b,c,d) = (~b & d) + (b & c): the disjoint halves added into e separately; five operations, c one deep"},
+	}
 	majForms = choices{
-		{"or", "Maj(b,c,d) = (b & c) | (d & (b | c)): one sum into e"},
+		{"xor", "Maj(b,c,d) = ((b ^ c) & (c ^ d)) ^ c, with b ^ c left by the round before"},
+		{"or", "Maj(b,c,d) = (b & c) | (d & (b | c))"},
 		{"add", "Maj(b,c,d) = (c & d) + (b & (c ^ d)): the two disjoint halves added into e separately"},
 	}
 	rotates = choices{
-		{"rol", "ROLL $5 on a copy of a; RORL $2 on b"},
-		{"shld", "SHLDL $5 on a copy of a; SHLDL $30 on b (double-precision shift of a register with itself)"},
-		{"shift", "shifts: e += a<<5 and e += a>>27 separately (disjoint bits); b = b>>2 | b<<30 through a copy"},
+		{"rol", "ROLL $5 / RORL $7 (RORL $2 in round 0)"},
+		{"shld", "SHLDL of a register with itself (double-precision shift)"},
+		{"shift", "a copy-and-shift pair: r<<n | r>>(32-n) through a scratch register"},
 	}
 	aligns = choices{
 		{"palignr", "one PALIGNR $8 of the two registers"},
@@ -55,7 +63,7 @@ const ringWords = 16
 
 // DefaultParams returns the schedule checked into the repository.
 func DefaultParams() Params {
-	return Params{Lookahead: 16, Placement: "spread", Maj: "or", Rotate: "rol", Align: "palignr"}
+	return Params{Lookahead: 16, Placement: "spread", Ch: "xor", Maj: "xor", Rotate: "rol", Align: "palignr"}
 }
 
 // RegisterFlags binds the fields of p to flags of fs, with p's current
@@ -64,6 +72,7 @@ func (p *Params) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&p.Lookahead, "lookahead", p.Lookahead,
 		fmt.Sprintf("rounds between the start of a W+K group's precalculation and the first round that reads it (4..%d)", ringWords))
 	fs.StringVar(&p.Placement, "placement", p.Placement, "where a W+K group's vector steps sit among the scalar rounds:\n"+placements.help())
+	fs.StringVar(&p.Ch, "ch", p.Ch, "form of the rounds 0..19 function:\n"+chForms.help())
 	fs.StringVar(&p.Maj, "maj", p.Maj, "form of the rounds 40..59 function:\n"+majForms.help())
 	fs.StringVar(&p.Rotate, "rotate", p.Rotate, "how rol5(a) and rol30(b) are computed:\n"+rotates.help())
 	fs.StringVar(&p.Align, "align", p.Align, "how W[t-14..t-11] and W[t-6..t-3], which straddle two registers, are formed:\n"+aligns.help())
@@ -85,7 +94,7 @@ func (p Params) Validate() error {
 	for _, k := range []struct {
 		flag, value string
 		c           choices
-	}{{"placement", p.Placement, placements}, {"maj", p.Maj, majForms}, {"rotate", p.Rotate, rotates}, {"align", p.Align, aligns}} {
+	}{{"placement", p.Placement, placements}, {"ch", p.Ch, chForms}, {"maj", p.Maj, majForms}, {"rotate", p.Rotate, rotates}, {"align", p.Align, aligns}} {
 		if !k.c.has(k.value) {
 			return fmt.Errorf("-%s=%q: want one of %s", k.flag, k.value, k.c.names())
 		}
@@ -94,7 +103,7 @@ func (p Params) Validate() error {
 }
 
 func (p Params) String() string {
-	return fmt.Sprintf("lookahead=%d placement=%s maj=%s rotate=%s align=%s", p.Lookahead, p.Placement, p.Maj, p.Rotate, p.Align)
+	return fmt.Sprintf("lookahead=%d placement=%s ch=%s maj=%s rotate=%s align=%s", p.Lookahead, p.Placement, p.Ch, p.Maj, p.Rotate, p.Align)
 }
 
 // Variants lists, for the correctness sweep, every value of every knob
@@ -112,7 +121,7 @@ func Variants(base Params) []Params {
 	for _, k := range []struct {
 		field *string
 		c     choices
-	}{{&base.Placement, placements}, {&base.Maj, majForms}, {&base.Rotate, rotates}, {&base.Align, aligns}} {
+	}{{&base.Placement, placements}, {&base.Ch, chForms}, {&base.Maj, majForms}, {&base.Rotate, rotates}, {&base.Align, aligns}} {
 		orig := *k.field
 		for _, c := range k.c {
 			if c.name != orig {

@@ -1,20 +1,59 @@
 package sha1x86
 
 import (
+	"fmt"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// vars names the registers holding the working variables a..e. A round
-// does not move values: it renames, so the register holding e (which
-// receives the new value) is a in the next round.
-type vars struct{ a, b, c, d, e reg.GPPhysical }
+// vars names the registers of the scalar rounds. The working variables
+// a..e are renamed rather than moved: the register that receives the new
+// value (e) is a in the next round.
+//
+// Two more registers pass values from one round to the next. Each round
+// rotates a in place (a = rol5(a), added into e) after copying it into
+// spare, so the next round finds its b both as rol5(b), in register b, and
+// as the plain b, in carry (spare and carry swap every round). The plain
+// copy is what f needs; the rotated one becomes rol30(b), the next round's
+// c, with a single rotate by 25 (rol5 then ror7 of the same value is rol30).
+// The copy is the round's only MOV, and while a round has it at hand it
+// also folds in the next round's d or c, so that the next f starts half
+// done (see carryFor).
+type vars struct {
+	a, b, c, d, e reg.GPPhysical
+	carry, spare  reg.GPPhysical
+	bRotated      bool // b holds rol5(b), not b; false only in round 0
+}
 
-func (v vars) next() vars { return vars{a: v.e, b: v.a, c: v.b, d: v.c, e: v.d} }
+func (v vars) next() vars {
+	return vars{a: v.e, b: v.a, c: v.b, d: v.c, e: v.d, carry: v.spare, spare: v.carry, bRotated: true}
+}
 
 // roundK returns SHA-1's constant for round t (FIPS 180-4, 4.2.1).
 func roundK(t int) uint32 {
 	return [4]uint32{0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6}[t/20]
+}
+
+// A carried value: what round t finds in carry, given f_t and the Maj form.
+type carried int
+
+const (
+	carryB   carried = iota // b
+	carryBxD                // b ^ d: Parity is then one XOR with c
+	carryBxC                // b ^ c: Maj = ((b^c) & (c^d)) ^ c
+)
+
+// carryFor returns what round t needs in carry.
+func (e *emitter) carryFor(t int) carried {
+	switch {
+	case t >= 80:
+		return carryB // h += b at the end of the block needs the plain b
+	case t/20 == 1 || t/20 == 3:
+		return carryBxD
+	case t/20 == 2 && e.p.Maj == "xor":
+		return carryBxC
+	}
+	return carryB
 }
 
 // roundSteps returns the scalar instructions of round t:
@@ -25,104 +64,106 @@ func roundK(t int) uint32 {
 // same round may overwrite that slot.
 func (e *emitter) roundSteps(t int, v vars) []step {
 	c := e.ctx
-	tmp := e.tmp
 	steps := []step{func() {
 		e.comment("Round %d", t)
 		c.ADDL(e.readWK(t), v.e)
 	}}
-	switch t / 20 {
-	case 0: // Ch(b, c, d) = (b & c) | (^b & d) = d ^ (b & (c ^ d))
-		steps = append(steps,
-			func() { c.MOVL(v.c, tmp) },
-			func() { c.XORL(v.d, tmp) },
-			func() { c.ANDL(v.b, tmp) },
-			func() { c.XORL(v.d, tmp) },
-			func() { c.ADDL(tmp, v.e) },
-		)
-	case 1, 3: // Parity(b, c, d) = b ^ c ^ d
-		steps = append(steps,
-			func() { c.MOVL(v.c, tmp) },
-			func() { c.XORL(v.d, tmp) },
-			func() { c.XORL(v.b, tmp) },
-			func() { c.ADDL(tmp, v.e) },
-		)
-	case 2:
-		steps = append(steps, e.majSteps(v)...)
+	steps = append(steps, e.fSteps(t, v)...)
+	steps = append(steps,
+		// f first: its inputs are older than a, so e += rol5(a) ends the round.
+		func() { c.ADDL(v.carry, v.e) },
+		func() { c.MOVL(v.a, v.spare) }, // the next round's plain b
+	)
+	steps = append(steps, e.rotl(v.a, 5)...)
+	steps = append(steps, func() { c.ADDL(v.a, v.e) })
+	// rol30(b): from b itself in round 0, else from rol5(b).
+	if v.bRotated {
+		steps = append(steps, e.rotl(v.b, 25)...)
+	} else {
+		steps = append(steps, e.rotl(v.b, 30)...)
 	}
-	steps = append(steps, e.rol5Steps(v)...)
-	steps = append(steps, e.rol30Steps(v.b)...)
+	// Fold the next round's d (our c) or c (our rotated b) into its b.
+	switch e.carryFor(t + 1) {
+	case carryBxD:
+		steps = append(steps, func() { c.XORL(v.c, v.spare) })
+	case carryBxC:
+		steps = append(steps, func() { c.XORL(v.b, v.spare) })
+	}
 	return steps
 }
 
-// majSteps adds Maj(b, c, d) into e, in the form Params.Maj names.
-func (e *emitter) majSteps(v vars) []step {
-	c, tmp, tmp2 := e.ctx, e.tmp, e.tmp2
-	if e.p.Maj == "add" {
-		// The halves c&d and b&(c^d) have no bit in common, so their OR
-		// is their sum, and each can be added into e on its own.
+// fSteps computes f_t(b, c, d) into carry, which holds carryFor(t). c is
+// XORed with d in place and restored, rather than copied.
+func (e *emitter) fSteps(t int, v vars) []step {
+	c, x := e.ctx, v.carry
+	switch e.carryFor(t) {
+	case carryBxD: // Parity = (b ^ d) ^ c
+		return []step{func() { c.XORL(v.c, x) }}
+	case carryBxC: // Maj = ((b ^ c) & (c ^ d)) ^ c
+		return []step{
+			func() { c.XORL(v.d, v.c) },
+			func() { c.ANDL(v.c, x) },
+			func() { c.XORL(v.d, v.c) },
+			func() { c.XORL(v.c, x) },
+		}
+	}
+	if t/20 == 0 && e.p.Ch == "add" { // Ch = (~b & d) + (b & c): the halves share no bit
+		tmp := e.tmp
+		return []step{
+			func() { c.MOVL(x, tmp) },
+			func() { c.ORL(v.d, tmp) },
+			func() { c.XORL(x, tmp) }, // (b | d) ^ b = ~b & d
+			func() { c.ADDL(tmp, v.e) },
+			func() { c.ANDL(v.c, x) },
+		}
+	}
+	if t/20 == 0 { // Ch = ((c ^ d) & b) ^ d
+		return []step{
+			func() { c.XORL(v.d, v.c) },
+			func() { c.ANDL(v.c, x) },
+			func() { c.XORL(v.d, v.c) },
+			func() { c.XORL(v.d, x) },
+		}
+	}
+	tmp := e.tmp
+	switch e.p.Maj {
+	case "or": // Maj = (b & c) | (d & (b | c))
+		return []step{
+			func() { c.MOVL(x, tmp) },
+			func() { c.ORL(v.c, tmp) },
+			func() { c.ANDL(v.d, tmp) },
+			func() { c.ANDL(v.c, x) },
+			func() { c.ORL(tmp, x) },
+		}
+	case "add": // Maj = (c & d) + (b & (c ^ d)): the halves share no bit
 		return []step{
 			func() { c.MOVL(v.c, tmp) },
 			func() { c.ANDL(v.d, tmp) },
 			func() { c.ADDL(tmp, v.e) },
-			func() { c.MOVL(v.c, tmp2) },
-			func() { c.XORL(v.d, tmp2) },
-			func() { c.ANDL(v.b, tmp2) },
-			func() { c.ADDL(tmp2, v.e) },
+			func() { c.XORL(v.d, v.c) },
+			func() { c.ANDL(v.c, x) },
+			func() { c.XORL(v.d, v.c) },
 		}
 	}
-	// Maj(b, c, d) = (b & c) | (d & (b | c))
-	return []step{
-		func() { c.MOVL(v.b, tmp) },
-		func() { c.ORL(v.c, tmp) },
-		func() { c.ANDL(v.d, tmp) },
-		func() { c.MOVL(v.b, tmp2) },
-		func() { c.ANDL(v.c, tmp2) },
-		func() { c.ORL(tmp2, tmp) },
-		func() { c.ADDL(tmp, v.e) },
-	}
+	panic(fmt.Sprintf("sha1x86: no f for round %d with maj=%s", t, e.p.Maj)) // Validate rejects it first
 }
 
-// rol5Steps adds rol5(a) into e, as Params.Rotate says.
-func (e *emitter) rol5Steps(v vars) []step {
-	c, tmp, tmp2 := e.ctx, e.tmp, e.tmp2
-	switch e.p.Rotate {
-	case "shld":
-		return []step{
-			func() { c.MOVL(v.a, tmp) },
-			func() { c.SHLL(U8(5), tmp, tmp) }, // SHLD: tmp<<5 | tmp>>27
-			func() { c.ADDL(tmp, v.e) },
-		}
-	case "shift":
-		// a<<5 and a>>27 have no bit in common: adding both is adding rol5(a).
-		return []step{
-			func() { c.MOVL(v.a, tmp) },
-			func() { c.SHLL(U8(5), tmp) },
-			func() { c.ADDL(tmp, v.e) },
-			func() { c.MOVL(v.a, tmp2) },
-			func() { c.SHRL(U8(27), tmp2) },
-			func() { c.ADDL(tmp2, v.e) },
-		}
-	}
-	return []step{
-		func() { c.MOVL(v.a, tmp) },
-		func() { c.ROLL(U8(5), tmp) },
-		func() { c.ADDL(tmp, v.e) },
-	}
-}
-
-// rol30Steps rotates b left by 30 in place, as Params.Rotate says.
-func (e *emitter) rol30Steps(b reg.GPPhysical) []step {
+// rotl rotates r left by n bits in place, as Params.Rotate says.
+func (e *emitter) rotl(r reg.GPPhysical, n int) []step {
 	c, tmp := e.ctx, e.tmp
 	switch e.p.Rotate {
 	case "shld":
-		return []step{func() { c.SHLL(U8(30), b, b) }}
+		return []step{func() { c.SHLL(U8(n), r, r) }} // SHLD of r with itself
 	case "shift":
 		return []step{
-			func() { c.MOVL(b, tmp) },
-			func() { c.SHLL(U8(30), tmp) },
-			func() { c.SHRL(U8(2), b) },
-			func() { c.ORL(tmp, b) },
+			func() { c.MOVL(r, tmp) },
+			func() { c.SHLL(U8(n), r) },
+			func() { c.SHRL(U8(32-n), tmp) },
+			func() { c.ORL(tmp, r) },
 		}
 	}
-	return []step{func() { c.RORL(U8(2), b) }}
+	if n > 16 {
+		return []step{func() { c.RORL(U8(32-n), r) }}
+	}
+	return []step{func() { c.ROLL(U8(n), r) }}
 }
