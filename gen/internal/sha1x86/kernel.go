@@ -29,18 +29,23 @@ type emitter struct {
 	model []ringEvent // ring accesses, in emission order
 }
 
-// Generate emits the kernel block<NAME>(h *[5]uint32, p []byte) into ctx:
-// it absorbs len(p)/64 whole blocks of p into h.
+// Generate emits the kernel block<ISA>(h *[5]uint32, p []byte) into ctx
+// (blockAVX, blockSSSE3): it absorbs len(p)/64 whole blocks of p into h.
 func Generate(ctx *build.Context, isa ISA, p Params) error {
+	return GenerateFunc(ctx, isa, p, "block"+upper(isa.Name()))
+}
+
+// GenerateFunc is Generate with the function named name.
+func GenerateFunc(ctx *build.Context, isa ISA, p Params, name string) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return generate(ctx, isa, p)
+	return generate(ctx, isa, p, name)
 }
 
-// generate is Generate without the up-front Validate, so that tests can show
-// the ring model rejecting what Validate would have.
-func generate(ctx *build.Context, isa ISA, p Params) error {
+// generate is GenerateFunc without the up-front Validate, so that tests can
+// show the ring model rejecting what Validate would have.
+func generate(ctx *build.Context, isa ISA, p Params, name string) error {
 	e := &emitter{
 		ctx: ctx, isa: isa, p: p,
 		w:     [windowGroups]reg.VecPhysical{reg.X0, reg.X1, reg.X2, reg.X3, reg.X4, reg.X5, reg.X6, reg.X7},
@@ -51,7 +56,7 @@ func generate(ctx *build.Context, isa ISA, p Params) error {
 		hp: reg.R9, ptr: reg.R10, end: reg.R11, next: reg.R12,
 	}
 	e.constants()
-	return e.function()
+	return e.function(name)
 }
 
 // constants emits the read-only tables: K for each 20 rounds, four copies
@@ -77,9 +82,8 @@ func (e *emitter) comment(format string, args ...any) { e.ctx.Commentf(format, a
 
 // function emits the TEXT: argument loads, the prologue that fills the
 // ring for the first block, the 80-round loop body, and the return.
-func (e *emitter) function() error {
+func (e *emitter) function(name string) error {
 	c := e.ctx
-	name := "block" + upper(e.isa.Name())
 	c.Function(name)
 	c.Attributes(attr.NOSPLIT)
 	c.SignatureExpr("func(h *[5]uint32, p []byte)")

@@ -33,7 +33,7 @@ func TestRingModelRejects(t *testing.T) {
 			t.Errorf("Validate accepted lookahead %d", l)
 		}
 		ctx := build.NewContext()
-		err := generate(ctx, AVX(ctx), p)
+		err := generate(ctx, AVX(ctx), p, "blockAVX")
 		if err == nil || !strings.Contains(err.Error(), "would read W+K ring slot") {
 			t.Errorf("lookahead %d: ring model said %v, want a ring slot error", l, err)
 		}
@@ -73,7 +73,7 @@ func TestBurstNeedsShorterLookahead(t *testing.T) {
 		t.Errorf("%s: Validate accepted it", p)
 	}
 	ctx := build.NewContext()
-	if err := generate(ctx, AVX(ctx), p); err == nil || !strings.Contains(err.Error(), "would read W+K ring slot") {
+	if err := generate(ctx, AVX(ctx), p, "blockAVX"); err == nil || !strings.Contains(err.Error(), "would read W+K ring slot") {
 		t.Errorf("%s: the ring model said %v, want a ring slot error", p, err)
 	}
 	p.Lookahead = ringWords - 3
