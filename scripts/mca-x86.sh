@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Static throughput estimate of the amd64 SHA-1 kernels with llvm-mca.
+#
+# Builds the sha1 test binary, disassembles each kernel's block loop (from
+# the target of its closing JNE up to that JNE) with objdump, and feeds it to
+# llvm-mca on the Sandy Bridge, Haswell, Skylake, Zen 2 and Zen 3 models
+# (-iterations=200). One iteration is one 64-byte block. Beside each row:
+# OpenSSL's SSSE3 loop measured the same way (the reference to beat).
+#
+#   bash scripts/mca-x86.sh [PKGDIR]     (default ./sha1)
+# MCA_KEEP=DIR keeps the loop bodies in DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+MCA=${LLVM_MCA:-llvm-mca}
+command -v "$MCA" >/dev/null || { echo "mca-x86: llvm-mca not found (Debian: apt-get install llvm)" >&2; exit 1; }
+command -v objdump >/dev/null || { echo "mca-x86: objdump not found (Debian: apt-get install binutils)" >&2; exit 1; }
+
+pkg=${1:-./sha1}
+dir=${MCA_KEEP:-$(mktemp -d)}
+mkdir -p "$dir"
+[[ -n ${MCA_KEEP:-} ]] || trap 'rm -rf "$dir"' EXIT
+
+GOARCH=amd64 "$GO" test -c -o "$dir/pkg.test" "$pkg"
+importpath=$(GOARCH=amd64 "$GO" list "$pkg")
+
+models=(sandybridge haswell skylake znver2 znver3)
+# OpenSSL 3.0's SHA-1 SSSE3 loop, cycles/byte on the same models (issue #4).
+openssl=(5.89 4.42 3.91 4.28 3.35)
+
+# loop FUNC: the instructions of FUNC's block loop, AT&T syntax, addresses
+# and RIP-relative targets replaced by a plain register base.
+loop() {
+	local dis target
+	dis=$(objdump -d --no-show-raw-insn "$dir/pkg.test" --disassemble="$1")
+	target=$(awk '$2 == "jne" { t = $3 } END { print t }' <<<"$dis")
+	[[ -n $target ]] || { echo "mca-x86: no loop found in $1" >&2; exit 1; }
+	awk -v t="$target" '
+		$1 ~ /:$/ { a = $1; sub(":", "", a); if (a == t) on = 1 }
+		on && $2 == "jne" { exit }
+		on { sub(/^ *[0-9a-f]+:\t/, ""); sub(/ *#.*/, ""); gsub(/0x[0-9a-f]+\(%rip\)/, "(%r15)"); print }
+	' <<<"$dis"
+}
+
+printf '%-8s' kernel
+for m in "${models[@]}"; do printf ' %12s' "$m"; done
+printf '   (cycles/byte, llvm-mca %s)\n' "$("$MCA" --version | awk '/version/ { print $NF; exit }')"
+for k in ssse3 avx; do
+	fn="$importpath.block${k^^}.abi0"
+	loop "$fn" >"$dir/$k.s"
+	printf '%-8s' "$k"
+	for m in "${models[@]}"; do
+		cycles=$("$MCA" -mtriple=x86_64 -mcpu="$m" -iterations=200 "$dir/$k.s" 2>/dev/null | awk '/^Total Cycles/ { print $3 }')
+		printf ' %12.2f' "$(echo "$cycles / 200 / 64" | bc -l)"
+	done
+	echo
+done
+printf '%-8s' openssl
+for o in "${openssl[@]}"; do printf ' %12s' "$o"; done
+echo "   (its SSSE3 loop, same method)"
