@@ -1,14 +1,12 @@
 package main
 
-import (
-	"fmt"
-
-	. "github.com/simdhash/simdhash/gen/internal/arm64"
-)
+import "fmt"
 
 // This file describes GHASH (NIST SP 800-38D, section 6.4) once; the 64x64
 // carry-less multiply it is built from is a parameter (mul64), with two
-// implementations: mul_pmull.go and mul_neon.go.
+// implementations: mul_pmull.go and mul_neon.go. The description emits
+// code through a machine (machine.go), so the same steps produce the
+// arm64 kernels and the 32-bit arm ones.
 //
 // # Representation
 //
@@ -51,28 +49,35 @@ import (
 // then the new r2·x^128 = r2·g is added into r1:r0. g has degree 7, so
 // the second phase cannot overflow again.
 //
+// # 32-bit ARM
+//
+// AArch32 has no vector RBIT. The arm machine keeps the representation
+// above and reverses the bits of each byte with 16-entry table lookups
+// (VTBL) of both nibbles, seven instructions per block, rather
+// than switching to the byte-reflected formulation (VREV64 and a
+// reduction by the reflected polynomial with a one-bit-shifted key, as
+// the Linux and OpenSSL 32-bit code do): that way the Karatsuba
+// combination, the aggregation and the two-phase reduction by 0x87 are
+// the same steps on both instruction sets.
+//
 // # Order
 //
-// The description emits each step in turn. arm64.Func.Schedule then
-// interleaves independent work, which the in-order Cortex-A53 and A55
-// need; registers come from a round-robin pool (regs.go) so that the
-// reordering is not blocked by register reuse, and long sums are kept as
-// several partial sums (product.ways) so that they are not one long chain
-// of dependent additions.
-
-// half selects a doubleword of a vector: the low (PMULL) or high (PMULL2).
-type half int
-
-const (
-	lo half = iota
-	hi
-)
+// The description emits each step in turn. The machine's schedule (the
+// list scheduler of gen/internal/emit) then interleaves independent work,
+// which in-order cores such as the Cortex-A53 and A55 need; registers come
+// from a round-robin pool (regs.go) so that the reordering is not blocked
+// by register reuse, and long sums are kept as several partial sums
+// (product.ways) so that they are not one long chain of dependent
+// additions. With the 16 registers of 32-bit ARM, the neon multiplier
+// emits its products in another order (see mul_neon.go) and the pmull
+// multiplier loads its key operands where they are used.
 
 // operand is a value prepared for multiplication: the data vector (and
 // whatever the multiplier derives from it), or a key operand.
 type operand struct {
-	regs     []VReg
+	regs     []vreg
 	resident bool // loaded once before the loop; never freed
+	slot     int  // a key operand's slot (see the key layout)
 }
 
 // product accumulates a sum of 64x64 products in the multiplier's own
@@ -82,13 +87,21 @@ type operand struct {
 // in a chain waits for the one before.
 type product struct {
 	ways  int      // partial sums per part (1 if unset)
-	parts [][]VReg // parts[i]: the partial sums of part i so far
+	parts [][]vreg // parts[i]: the partial sums of part i so far
 	next  []int    // the partial sum of part i that the next value goes to
+
+	pending []pending // products not yet emitted (a multiplier that defers them)
+}
+
+// pending is a product recorded by mulAdd and emitted by finish.
+type pending struct {
+	a, k operand
+	h    half
 }
 
 // add adds the value in register d to part i of acc, taking d over as a
 // new partial sum while part i has fewer than acc.ways of them.
-func (acc *product) add(g *gen, i int, d VReg) {
+func (acc *product) add(g *gen, i int, d vreg) {
 	for len(acc.parts) <= i {
 		acc.parts = append(acc.parts, nil)
 		acc.next = append(acc.next, 0)
@@ -99,18 +112,18 @@ func (acc *product) add(g *gen, i int, d VReg) {
 	}
 	s := acc.parts[i][acc.next[i]]
 	acc.next[i] = (acc.next[i] + 1) % len(acc.parts[i])
-	g.f.VEOR(d.B16(), s.B16(), s.B16())
+	g.m.xor(s, s, d)
 	g.regs.put(d)
 }
 
 // part returns the register holding the whole of part i, adding up its
 // partial sums pairwise.
-func (acc *product) part(g *gen, i int) VReg {
+func (acc *product) part(g *gen, i int) vreg {
 	ps := acc.parts[i]
 	for len(ps) > 1 {
-		var next []VReg
+		var next []vreg
 		for k := 0; k+1 < len(ps); k += 2 {
-			g.f.VEOR(ps[k+1].B16(), ps[k].B16(), ps[k].B16())
+			g.m.xor(ps[k], ps[k], ps[k+1])
 			g.regs.put(ps[k+1])
 			next = append(next, ps[k])
 		}
@@ -137,31 +150,32 @@ type mul64 interface {
 	key(g *gen, slot int) operand
 	// data prepares the data vector x for multiplication; x then belongs to
 	// the operand.
-	data(g *gen, x VReg) operand
-	// mulAdd adds the product of doubleword h of a and doubleword h of k to acc.
+	data(g *gen, x vreg) operand
+	// mulAdd adds the product of half h of a and half h of k to acc.
 	mulAdd(g *gen, acc *product, a, k operand, h half)
+	// release says that o takes part in no further mulAdd.
+	release(g *gen, o operand)
 	// finish turns acc into one register holding its 128-bit value.
-	finish(g *gen, acc *product) VReg
-	// timesG returns a new register holding x.D[1]·g, g = x^7+x^2+x+1:
-	// 71 bits at most, in doubleword 0 and the low bits of doubleword 1.
-	timesG(g *gen, x VReg) VReg
+	finish(g *gen, acc *product) vreg
+	// timesG returns a new register holding x.hi·g, g = x^7+x^2+x+1:
+	// 71 bits at most, in the low half and the low bits of the high half.
+	timesG(g *gen, x vreg) vreg
 }
 
 // gen is the state of one kernel being emitted.
 type gen struct {
-	f    *Func
+	m    machine
 	regs *pool
 	mul  mul64
 
-	y, key, p, n Reg // argument registers: y pointer, key pointer, data pointer, bytes left
-	tmp          Reg // a scratch general register
+	y, key, p, n greg // argument registers: y pointer, key pointer, data pointer, bytes left
 
 	maxBlocks int // the key layout holds H^1 .. H^maxBlocks
 	blocks    int // blocks per reduction in the main loop
 }
 
-// release frees the registers of an operand that is not resident.
-func (g *gen) release(o operand) {
+// freeOperand frees the registers of an operand that is not resident.
+func (g *gen) freeOperand(o operand) {
 	if !o.resident {
 		g.regs.put(o.regs...)
 	}
@@ -197,21 +211,31 @@ func (g *gen) keyLayout() []string {
 	return lines
 }
 
+// emit emits the kernel (see emitKernel). A knob setting that needs more
+// registers than the machine has is an error rather than a panic.
+func (g *gen) emit() (loop string, err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			if e != errOutOfRegisters {
+				panic(e)
+			}
+			err = fmt.Errorf("%w: %d blocks per reduction need more than the %d registers", errOutOfRegisters, g.blocks, g.m.vregs())
+		}
+	}()
+	return g.emitKernel(), nil
+}
+
 // emitKernel emits the whole function: argument loads, the n-block loop,
 // the one-block tail, and the store of y. It returns the label of the
 // main loop.
 func (g *gen) emitKernel() string {
-	f := g.f
+	m := g.m
 	name := "loop"
-	f.LoadArg(f.Arg("y"), g.y)
-	f.LoadArg(f.Arg("key"), g.key)
-	f.LoadArg(f.Arg("p").Base(), g.p)
-	f.LoadArg(f.Arg("p").Len(), g.n)
-	f.ANDMask(^uint64(15), g.n, g.n) // whole blocks only
+	m.loadArgs(g.y, g.key, g.p, g.n)
 
 	y := g.regs.get()
-	f.VLD1(g.y, y.B16())
-	f.VRBIT(y.B16(), y.B16())
+	m.load(y, g.y)
+	m.bitrev(y)
 
 	slots := []int{g.powerSlot(1), g.midSlot(1)}
 	for i := 1; i <= g.blocks; i++ {
@@ -224,35 +248,31 @@ func (g *gen) emitKernel() string {
 
 	step := 16 * g.blocks
 	if g.blocks > 1 {
-		f.CMP(step, g.n)
-		f.BLO("tail")
+		m.branchBelow(g.n, step, "tail")
 	} else {
-		f.CBZ(g.n, "done")
+		m.branchZero(g.n, "done")
 	}
-	f.Label(name)
-	f.Comment(fmt.Sprintf("Main loop: %d block(s), one reduction.", g.blocks))
+	m.label(name)
+	m.comment(fmt.Sprintf("Main loop: %d block(s), one reduction.", g.blocks))
 	g.absorb(y, g.blocks)
 	if g.blocks > 1 {
-		f.SUB(step, g.n, g.n)
-		f.CMP(step, g.n)
-		f.BHS(name)
+		m.sub(g.n, step)
+		m.branchAtLeast(g.n, step, name)
 
-		f.Label("tail")
-		f.CBZ(g.n, "done")
-		f.Label("tail1")
-		f.Comment("Tail: one block at a time, with H.")
+		m.label("tail")
+		m.branchZero(g.n, "done")
+		m.label("tail1")
+		m.comment("Tail: one block at a time, with H.")
 		g.absorb(y, 1)
-		f.SUBS(16, g.n, g.n)
-		f.BNE("tail1")
+		m.subBranchNonZero(g.n, 16, "tail1")
 	} else {
-		f.SUBS(16, g.n, g.n)
-		f.BNE(name)
+		m.subBranchNonZero(g.n, 16, name)
 	}
 
-	f.Label("done")
-	f.VRBIT(y.B16(), y.B16())
-	f.VST1(g.y, y.B16())
-	f.RET()
+	m.label("done")
+	m.bitrev(y)
+	m.store(y, g.y)
+	m.ret()
 	return name
 }
 
@@ -270,68 +290,62 @@ func dedup(xs []int) []int {
 
 // absorb emits y' = (y+X1)·H^n + X2·H^(n-1) + ... + Xn·H for the next n
 // blocks of p, leaving y' in y's register (the loop's carried value).
-func (g *gen) absorb(y VReg, n int) {
-	f := g.f
-	f.Comment(fmt.Sprintf("Load %d block(s), RBIT each, add y to the first.", n))
-	xs := make([]VReg, n)
+func (g *gen) absorb(y vreg, n int) {
+	m := g.m
+	m.comment(fmt.Sprintf("Load %d block(s), %s each, add y to the first.", n, m.bitrevName()))
+	xs := make([]vreg, n)
 	for i := range xs {
 		xs[i] = g.regs.get()
-		f.LDRQ(g.p.At(16*i), xs[i])
 	}
-	f.ADD(16*n, g.p, g.p)
-	for _, x := range xs {
-		f.VRBIT(x.B16(), x.B16())
-	}
-	f.VEOR(y.B16(), xs[0].B16(), xs[0].B16())
+	m.loadBlocks(xs, g.p)
+	m.bitrev(xs...)
+	m.xor(xs[0], xs[0], y)
 
-	f.Comment("Karatsuba middle operands: [x0+x1, x0+x1 of the next block].")
-	var mids []VReg
+	m.comment("Karatsuba middle operands: [x0+x1, x0+x1 of the next block].")
+	var mids []vreg
 	if n == 1 {
 		// One block: [x0+x1, x0+x1]; its key is the high half of H's middle slot.
-		m := g.regs.get()
-		f.VEXT(8, xs[0].B16(), xs[0].B16(), m.B16())
-		f.VEOR(xs[0].B16(), m.B16(), m.B16())
-		mids = append(mids, m)
+		mid := g.regs.get()
+		m.ext8(mid, xs[0], xs[0])
+		m.xor(mid, mid, xs[0])
+		mids = append(mids, mid)
 	} else {
 		for i := 0; i < n; i += 2 {
-			a, b := g.regs.get(), g.regs.get()
-			f.VTRN1(xs[i+1].D2(), xs[i].D2(), a.D2()) // [x0 of X_i, x0 of X_i+1]
-			f.VTRN2(xs[i+1].D2(), xs[i].D2(), b.D2()) // [x1 of X_i, x1 of X_i+1]
-			f.VEOR(b.B16(), a.B16(), a.B16())
-			g.regs.put(b)
-			mids = append(mids, a)
+			mid := g.regs.get()
+			m.karatsubaPair(mid, xs[i], xs[i+1])
+			mids = append(mids, mid)
 		}
 	}
 
-	f.Comment("Lo and hi products: x0·h0 and x1·h1 of every block, summed.")
+	m.comment("Lo and hi products: x0·h0 and x1·h1 of every block, summed.")
 	var accLo, accHi, accMid product
 	for i, x := range xs {
 		k := g.mul.key(g, g.powerSlot(n-i))
 		a := g.mul.data(g, x)
 		g.mul.mulAdd(g, &accLo, a, k, lo)
 		g.mul.mulAdd(g, &accHi, a, k, hi)
-		g.release(a)
-		g.release(k)
+		g.mul.release(g, a)
+		g.mul.release(g, k)
 	}
 	rlo := g.mul.finish(g, &accLo)
 	rhi := g.mul.finish(g, &accHi)
 
-	f.Comment("Middle products: (x0+x1)·(h0+h1), summed.")
-	for j, m := range mids {
+	m.comment("Middle products: (x0+x1)·(h0+h1), summed.")
+	for j, mid := range mids {
 		power := n - 2*j // the power multiplying the first block of the pair
 		if n == 1 {
 			power = 1
 		}
 		k := g.mul.key(g, g.midSlot(power))
-		a := g.mul.data(g, m)
+		a := g.mul.data(g, mid)
 		if n == 1 {
 			g.mul.mulAdd(g, &accMid, a, k, hi) // h0+h1 of H^1 is in the high half
 		} else {
 			g.mul.mulAdd(g, &accMid, a, k, lo)
 			g.mul.mulAdd(g, &accMid, a, k, hi)
 		}
-		g.release(a)
-		g.release(k)
+		g.mul.release(g, a)
+		g.mul.release(g, k)
 	}
 	rmid := g.mul.finish(g, &accMid)
 	g.reduce(rlo, rhi, rmid, y)
@@ -343,21 +357,21 @@ func (g *gen) absorb(y VReg, n int) {
 // two phases into y. It frees its inputs.
 //
 //	r0 = l0, r1 = l1 + m0, r2 = h0 + m1, r3 = h1, where m = mid + lo + hi.
-func (g *gen) reduce(rlo, rhi, rmid, y VReg) {
-	f := g.f
-	f.Comment("Reduction, phase 1: r3·x^192 = r3·g·x^64, added into [r1, r2].")
+func (g *gen) reduce(rlo, rhi, rmid, y vreg) {
+	m := g.m
+	m.comment("Reduction, phase 1: r3·x^192 = r3·g·x^64, added into [r1, r2].")
 	p1 := g.mul.timesG(g, rhi) // r3·g
 	w, s := g.regs.get(), g.regs.get()
-	f.VEXT(8, rhi.B16(), rlo.B16(), w.B16()) // [l1, h0]
-	f.VEOR(rhi.B16(), rlo.B16(), s.B16())    // lo + hi
-	f.VEOR(rmid.B16(), w.B16(), w.B16())
-	f.VEOR(s.B16(), w.B16(), w.B16()) // [r1, r2]
-	f.VEOR(p1.B16(), w.B16(), w.B16())
+	m.ext8(w, rlo, rhi) // [l1, h0]
+	m.xor(s, rlo, rhi)  // lo + hi
+	m.xor(w, w, rmid)
+	m.xor(w, w, s) // [r1, r2]
+	m.xor(w, w, p1)
 	g.regs.put(rhi, rmid, p1, s)
 
-	f.Comment("Phase 2: r2·x^128 = r2·g, added into [r0, r1].")
+	m.comment("Phase 2: r2·x^128 = r2·g, added into [r0, r1].")
 	p2 := g.mul.timesG(g, w)
-	f.VTRN1(w.D2(), rlo.D2(), y.D2()) // [r0, r1]
-	f.VEOR(p2.B16(), y.B16(), y.B16())
+	m.lowHalves(y, rlo, w) // [r0, r1]
+	m.xor(y, y, p2)
 	g.regs.put(rlo, w, p2)
 }

@@ -1,30 +1,38 @@
-// Command ghash_neon generates the arm64 GHASH kernels of package ghash:
+// Command ghash_neon generates the GHASH kernels of package ghash for
+// arm64 (ghash_arm64.s) and for 32-bit arm with NEON (ghash_arm.s):
 //
-//   - ghashPMULL, with the 64x64-bit PMULL of the ARMv8 Crypto Extensions,
-//     aggregating several blocks per reduction with precomputed powers of H;
-//   - ghashNEON, with only the 8x8-bit PMULL of Advanced SIMD (no 64-bit
-//     PMULL anywhere), combining eight of them into a 64x64-bit product
-//     as in Câmara, Gouvêa, López and Dahab (CD-ARES 2013).
+//   - ghashPMULL, with the 64x64-bit polynomial multiply of the ARMv8
+//     Crypto Extensions (PMULL on arm64, VMULL.P64 on arm), aggregating
+//     several blocks per reduction with precomputed powers of H;
+//   - ghashNEON, with only the 8x8-bit polynomial multiply of Advanced SIMD
+//     (PMULL.8H on arm64, VMULL.P8 on arm; no 64-bit multiply anywhere),
+//     combining eight of them into a 64x64-bit product as in Câmara,
+//     Gouvêa, López and Dahab (CD-ARES 2013).
 //
-// Both come from one description of GHASH (ghash.go) with the 64x64
-// multiply as a parameter (mul_pmull.go, mul_neon.go). Usage, from the
-// ghash package directory:
+// All four come from one description of GHASH (ghash.go) with the 64x64
+// multiply as a parameter (mul_pmull.go, mul_neon.go), emitted through a
+// machine for each instruction set (machine.go, machine_a64.go,
+// machine_a32.go). Usage, from the ghash package directory:
 //
-//	go run github.com/simdhash/simdhash/gen/ghash_neon -out ghash_arm64.s [-gnu loops.s] [knobs]
+//	go run github.com/simdhash/simdhash/gen/ghash_neon [-arch arm] -out ghash_arm64.s [-gnu loops.s] [knobs]
 //
 // -gnu writes each kernel's main loop in GNU syntax, for llvm-mca
 // (scripts/mca.sh). The knobs:
 //
-//	-pmull-blocks N      blocks per reduction in the pmull kernel: 1, 2, 4 or 8
-//	-pmull-ways N        partial sums per Karatsuba accumulator in the pmull kernel: 1 to 4
-//	-neon-blocks N       blocks per reduction in the neon kernel: 1 or 2
+//	-arch A              arm64 (the default) or arm
+//	-pmull-blocks N      blocks per reduction in the pmull kernel: 1, 2, 4 or 8 (arm: up to 4);
+//	                     default 8 on arm64, 4 on arm
+//	-pmull-ways N        partial sums per Karatsuba accumulator in the pmull kernel: 1 to 4;
+//	                     default 2 on arm64, 1 on arm
+//	-neon-blocks N       blocks per reduction in the neon kernel: 1 or 2 (default 2)
 //	-neon-prerotated     the neon kernel loads the key's rotations B_1..B_4 from
 //	                     the expanded key (true) or makes them in the loop (false)
 //	-schedule            reorder instructions for in-order cores (true), or keep
 //	                     the order of the description (false)
 //
-// The expanded key layout does not depend on the knobs (see ghash.go), so
-// ghash/kernel_arm64.go needs no change when they change.
+// The expanded key layout does not depend on the knobs or on the
+// architecture (see ghash.go), so ghash/kernel_arm64.go and
+// ghash/kernel_arm.go need no change when they change.
 package main
 
 import (
@@ -35,7 +43,9 @@ import (
 	"os"
 	"strings"
 
-	. "github.com/simdhash/simdhash/gen/internal/arm64"
+	"github.com/simdhash/simdhash/gen/internal/arm32"
+	"github.com/simdhash/simdhash/gen/internal/arm64"
+	"github.com/simdhash/simdhash/gen/internal/emit"
 )
 
 // The key layouts hold H^1..H^maxBlocks: 8 for pmull, 2 for neon.
@@ -51,15 +61,38 @@ func keyWords(kv, maxBlocks int) int { return 2 * kv * (maxBlocks + maxBlocks/2)
 // of the two layouts.
 var asmKeyWords = max(keyWords(1, pmullMaxBlocks), keyWords(keyRotations, neonMaxBlocks))
 
-// options are the generator's knobs.
+// options are the generator's knobs. A zero number means the
+// architecture's default.
 type options struct {
+	arch                               string
 	pmullBlocks, pmullWays, neonBlocks int
 	neonPrerotated, schedule           bool
 }
 
+// withDefaults fills in the architecture's defaults.
+func (o options) withDefaults() options {
+	if o.arch == "" {
+		o.arch = "arm64"
+	}
+	def := map[string][3]int{"arm64": {8, 2, 2}, "arm": {4, 1, 2}}[o.arch]
+	for i, p := range []*int{&o.pmullBlocks, &o.pmullWays, &o.neonBlocks} {
+		if *p == 0 {
+			*p = def[i]
+		}
+	}
+	return o
+}
+
 func (o options) check() error {
-	if err := oneOf("-pmull-blocks", o.pmullBlocks, 1, 2, 4, 8); err != nil {
-		return err
+	if o.arch != "arm64" && o.arch != "arm" {
+		return fmt.Errorf("-arch %s is not supported: use arm64 or arm", o.arch)
+	}
+	pmullBlocks := []int{1, 2, 4, 8}
+	if o.arch == "arm" {
+		pmullBlocks = []int{1, 2, 4} // 16 registers
+	}
+	if err := oneOf("-pmull-blocks", o.pmullBlocks, pmullBlocks...); err != nil {
+		return fmt.Errorf("%w (for -arch %s)", err, o.arch)
 	}
 	if err := oneOf("-pmull-ways", o.pmullWays, 1, 2, 3, 4); err != nil {
 		return err
@@ -76,51 +109,87 @@ func oneOf(flagName string, n int, allowed ...int) error {
 	return fmt.Errorf("%s %d is not supported: use one of %v", flagName, n, allowed)
 }
 
+// target makes the file for an architecture and the machine of each of
+// its functions.
+func target(arch string) (*emit.File, func(name, sig string) (machine, error), error) {
+	switch arch {
+	case "arm64":
+		file, err := arm64.NewFile("arm64 && !purego")
+		if err != nil {
+			return nil, nil, err
+		}
+		rot := rotationTable(file)
+		return file.File, func(name, sig string) (machine, error) {
+			f, err := file.Func(name, sig)
+			return &a64{f: f, rot: rot, tmp: arm64.R4}, err
+		}, nil
+	case "arm":
+		file, err := arm32.NewFile("arm && !purego")
+		if err != nil {
+			return nil, nil, err
+		}
+		nibble := bitrevTable(file)
+		return file.File, func(name, sig string) (machine, error) {
+			f, err := file.Func(name, sig)
+			return &a32{f: f, nibble: nibble, tbl: arm32.R5}, err
+		}, nil
+	}
+	return nil, nil, fmt.Errorf("no architecture %q", arch)
+}
+
+// bitrevPhrase names the bit reversal in each kernel's header comment.
+var bitrevPhrase = map[string]string{"arm64": "RBIT of", "arm": "reversing the bits of"}
+
 // generate builds the file of both kernels and returns it with the main
 // loop of each in GNU syntax.
-func generate(o options) (*File, string, error) {
+func generate(o options) (file *emit.File, loops string, err error) {
+	o = o.withDefaults()
 	if err := o.check(); err != nil {
 		return nil, "", err
 	}
-	file, err := NewFile("arm64 && !purego")
+	file, newMachine, err := target(o.arch)
 	if err != nil {
 		return nil, "", err
 	}
-	var loops strings.Builder
+	var gnu strings.Builder
 	for _, k := range []struct {
 		name, fn  string
 		mul       mul64
 		maxBlocks int
 		blocks    int
 	}{
-		{"pmull", "ghashPMULL", &pmull64{ways: o.pmullWays}, pmullMaxBlocks, o.pmullBlocks},
-		{"neon", "ghashNEON", &neon8{prerotated: o.neonPrerotated, rot: rotationTable(file)}, neonMaxBlocks, o.neonBlocks},
+		{"pmull", "ghashPMULL", &pmull64{ways: o.pmullWays, resident: o.arch == "arm64"}, pmullMaxBlocks, o.pmullBlocks},
+		{"neon", "ghashNEON", &neon8{prerotated: o.neonPrerotated, deferred: o.arch == "arm"}, neonMaxBlocks, o.neonBlocks},
 	} {
-		f, err := file.Func(k.fn, fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, p []byte)", asmKeyWords))
+		m, err := newMachine(k.fn, fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, p []byte)", asmKeyWords))
 		if err != nil {
 			return nil, "", err
 		}
-		g := &gen{f: f, regs: newPool(), mul: k.mul, y: R0, key: R1, p: R2, n: R3, tmp: R4,
+		g := &gen{m: m, regs: newPool(m.vregs()), mul: k.mul, y: 0, key: 1, p: 2, n: 3,
 			maxBlocks: k.maxBlocks, blocks: k.blocks}
-		f.Comment(fmt.Sprintf("%s absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.", k.fn),
-			"Representation: RBIT of each byte turns SP 800-38D's bit order into the",
+		m.setPool(g.regs)
+		m.comment(fmt.Sprintf("%s absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.", k.fn),
+			fmt.Sprintf("Representation: %s each byte turns SP 800-38D's bit order into the", bitrevPhrase[o.arch]),
 			"ordinary one: bit j of a register is the coefficient of x^j (see gen/ghash_neon).")
-		f.Comment(g.keyLayout()...)
+		m.comment(g.keyLayout()...)
 		if o.schedule {
-			f.Comment("The instructions are reordered for in-order cores; the comments mark",
+			m.comment("The instructions are reordered for in-order cores; the comments mark",
 				"where each step starts (-schedule=false keeps the description's order).")
 		}
-		loop := g.emitKernel()
-		if o.schedule {
-			f.Schedule()
+		loop, err := g.emit()
+		if err != nil {
+			return nil, "", fmt.Errorf("-arch %s, kernel %s: %w", o.arch, k.name, err)
 		}
-		body, err := f.GNU(loop)
+		if o.schedule {
+			m.schedule()
+		}
+		body, err := m.gnu(loop)
 		if err != nil {
 			return nil, "", err
 		}
-		fmt.Fprintf(&loops, "// kernel %s blocks %d\n%s", k.name, k.blocks, body)
+		fmt.Fprintf(&gnu, "// kernel %s blocks %d\n%s", k.name, k.blocks, body)
 	}
-	return file, loops.String(), nil
+	return file, gnu.String(), nil
 }
 
 func run(args []string, stderr io.Writer) error {
@@ -129,9 +198,10 @@ func run(args []string, stderr io.Writer) error {
 	out := fs.String("out", "", "write the Go assembly to `file`")
 	gnu := fs.String("gnu", "", "write each kernel's main loop in GNU syntax to `file` (for llvm-mca)")
 	var o options
-	fs.IntVar(&o.pmullBlocks, "pmull-blocks", 8, "blocks per reduction in the pmull kernel: 1, 2, 4 or 8")
-	fs.IntVar(&o.pmullWays, "pmull-ways", 2, "partial sums per Karatsuba accumulator in the pmull kernel: 1 to 4")
-	fs.IntVar(&o.neonBlocks, "neon-blocks", 2, "blocks per reduction in the neon kernel: 1 or 2")
+	fs.StringVar(&o.arch, "arch", "arm64", "the architecture: arm64 or arm")
+	fs.IntVar(&o.pmullBlocks, "pmull-blocks", 0, "blocks per reduction in the pmull kernel: 1, 2, 4 or 8 (arm: up to 4); 0 means 8 on arm64, 4 on arm")
+	fs.IntVar(&o.pmullWays, "pmull-ways", 0, "partial sums per Karatsuba accumulator in the pmull kernel: 1 to 4; 0 means 2 on arm64, 1 on arm")
+	fs.IntVar(&o.neonBlocks, "neon-blocks", 0, "blocks per reduction in the neon kernel: 1 or 2; 0 means 2")
 	fs.BoolVar(&o.neonPrerotated, "neon-prerotated", true, "neon: load the key's byte rotations precomputed (else rotate in the loop)")
 	fs.BoolVar(&o.schedule, "schedule", true, "reorder each straight-line stretch for in-order cores")
 	if err := fs.Parse(args); err != nil {
@@ -147,7 +217,7 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	command := Command(args)
+	command := emit.Command(args)
 	if *out != "" {
 		if err := file.Write(*out, command); err != nil {
 			return err

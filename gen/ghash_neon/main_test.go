@@ -10,39 +10,68 @@ import (
 	"testing"
 )
 
-// TestKnobs generates every combination of the knobs: none may run out of
-// registers, fail, or put a 64-bit PMULL into the neon kernel, and the
-// -gnu text must hold both loops.
+// TestKnobs generates every combination of the knobs for both
+// architectures: none may run out of registers, fail, or put a 64-bit
+// multiply into the neon kernel, and the -gnu text must hold both loops.
 func TestKnobs(t *testing.T) {
-	pmull64 := regexp.MustCompile(`VPMULL2? [^\n]*\.Q1`)
-	for _, pb := range []int{1, 2, 4, 8} {
-		for _, pw := range []int{1, 2, 3, 4} {
-			for _, nb := range []int{1, 2} {
-				for _, rot := range []bool{true, false} {
-					for _, sched := range []bool{true, false} {
-						o := options{pmullBlocks: pb, pmullWays: pw, neonBlocks: nb, neonPrerotated: rot, schedule: sched}
-						file, loops, err := generate(o)
-						if err != nil {
-							t.Fatalf("%+v: %v", o, err)
-						}
-						b, err := file.Bytes([]string{"test"})
-						if err != nil {
-							t.Fatalf("%+v: %v", o, err)
-						}
-						_, neon, ok := strings.Cut(string(b), "TEXT ·ghashNEON(SB)")
-						if !ok || !strings.Contains(string(b), "TEXT ·ghashPMULL(SB)") {
-							t.Fatalf("%+v: a kernel is missing", o)
-						}
-						if pmull64.MatchString(neon) {
-							t.Errorf("%+v: the neon kernel uses the 64-bit PMULL", o)
-						}
-						if !strings.Contains(loops, "// kernel pmull blocks "+strconv.Itoa(pb)+"\n") ||
-							!strings.Contains(loops, "// kernel neon blocks "+strconv.Itoa(nb)+"\n") {
-							t.Errorf("%+v: -gnu text lacks a loop:\n%s", o, loops)
+	wide := map[string]*regexp.Regexp{
+		"arm64": regexp.MustCompile(`VPMULL2? [^\n]*\.Q1`),
+		"arm":   regexp.MustCompile(`vmull\.p64`),
+	}
+	for _, arch := range []string{"arm64", "arm"} {
+		pmullBlocks := []int{1, 2, 4, 8}
+		if arch == "arm" {
+			pmullBlocks = []int{1, 2, 4}
+		}
+		for _, pb := range pmullBlocks {
+			for _, pw := range []int{1, 2, 3, 4} {
+				for _, nb := range []int{1, 2} {
+					for _, rot := range []bool{true, false} {
+						for _, sched := range []bool{true, false} {
+							o := options{arch: arch, pmullBlocks: pb, pmullWays: pw, neonBlocks: nb, neonPrerotated: rot, schedule: sched}
+							file, loops, err := generate(o)
+							if err != nil {
+								t.Fatalf("%+v: %v", o, err)
+							}
+							b, err := file.Bytes([]string{"test"})
+							if err != nil {
+								t.Fatalf("%+v: %v", o, err)
+							}
+							_, neon, ok := strings.Cut(string(b), "TEXT ·ghashNEON(SB)")
+							if !ok || !strings.Contains(string(b), "TEXT ·ghashPMULL(SB)") {
+								t.Fatalf("%+v: a kernel is missing", o)
+							}
+							if wide[arch].MatchString(neon) {
+								t.Errorf("%+v: the neon kernel uses the 64-bit multiply", o)
+							}
+							if !strings.Contains(loops, "// kernel pmull blocks "+strconv.Itoa(pb)+"\n") ||
+								!strings.Contains(loops, "// kernel neon blocks "+strconv.Itoa(nb)+"\n") {
+								t.Errorf("%+v: -gnu text lacks a loop:\n%s", o, loops)
+							}
 						}
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestDeterministic generates each architecture's default file twice: the
+// bytes must not differ (make check-generated relies on it).
+func TestDeterministic(t *testing.T) {
+	for _, arch := range []string{"arm64", "arm"} {
+		var out [2][]byte
+		for i := range out {
+			file, _, err := generate(options{arch: arch, neonPrerotated: true, schedule: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out[i], err = file.Bytes([]string{"test"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if string(out[0]) != string(out[1]) {
+			t.Errorf("%s: two runs gave different files", arch)
 		}
 	}
 }
@@ -54,7 +83,9 @@ func TestBadKnobs(t *testing.T) {
 		{"-out", out, "-pmull-blocks", "3"},
 		{"-out", out, "-pmull-blocks", "16"},
 		{"-out", out, "-neon-blocks", "4"},
-		{"-out", out, "-pmull-ways", "0"},
+		{"-out", out, "-pmull-ways", "5"},
+		{"-out", out, "-arch", "arm", "-pmull-blocks", "8"},
+		{"-out", out, "-arch", "386"},
 		{"-out", out, "extra"},
 		{},
 	} {
@@ -72,27 +103,29 @@ func TestBadKnobs(t *testing.T) {
 }
 
 // TestLayoutMatchesGo checks the constants that ghash/kernel_arm64.go
-// shares with this generator: the key layouts must agree, or the kernels
-// read the wrong key material (which the kernel tests would also catch,
-// but only on arm64 or under qemu).
+// and ghash/kernel_arm.go share with this generator: the key layouts must
+// agree, or the kernels read the wrong key material (which the kernel
+// tests would also catch, but only on arm hardware or under qemu).
 func TestLayoutMatchesGo(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "ghash", "kernel_arm64.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, want := range map[string]int{
-		"asmKeyWords":    asmKeyWords,
-		"pmullMaxBlocks": pmullMaxBlocks,
-		"neonMaxBlocks":  neonMaxBlocks,
-		"neonRotations":  keyRotations,
-	} {
-		m := regexp.MustCompile(`\b` + name + `\s*=\s*(\d+)`).FindSubmatch(src)
-		if m == nil {
-			t.Errorf("kernel_arm64.go does not define %s", name)
-			continue
+	for _, name := range []string{"kernel_arm64.go", "kernel_arm.go"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "ghash", name))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if got, _ := strconv.Atoi(string(m[1])); got != want {
-			t.Errorf("kernel_arm64.go: %s = %d, the generator uses %d", name, got, want)
+		for constant, want := range map[string]int{
+			"asmKeyWords":    asmKeyWords,
+			"pmullMaxBlocks": pmullMaxBlocks,
+			"neonMaxBlocks":  neonMaxBlocks,
+			"neonRotations":  keyRotations,
+		} {
+			m := regexp.MustCompile(`\b` + constant + `\s*=\s*(\d+)`).FindSubmatch(src)
+			if m == nil {
+				t.Errorf("%s does not define %s", name, constant)
+				continue
+			}
+			if got, _ := strconv.Atoi(string(m[1])); got != want {
+				t.Errorf("%s: %s = %d, the generator uses %d", name, constant, got, want)
+			}
 		}
 	}
 }

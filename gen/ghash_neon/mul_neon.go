@@ -1,14 +1,11 @@
 package main
 
-import (
-	"fmt"
-
-	. "github.com/simdhash/simdhash/gen/internal/arm64"
-)
+import "fmt"
 
 // neon8 multiplies 64-bit polynomials with the 8x8->16-bit polynomial
-// multiply that every Advanced SIMD unit has (PMULL.8H, and PMULL2.8H on
-// the high half), after D. Câmara, C. P. L. Gouvêa, J. López and R. Dahab,
+// multiply that every Advanced SIMD unit has (PMULL.8H and PMULL2.8H on
+// arm64; VMULL.P8 on arm, which takes its operands from D registers and
+// so from either half of a Q register), after D. Câmara, C. P. L. Gouvêa, J. López and R. Dahab,
 // "Fast Software Polynomial Multiplication on ARM Processors Using the
 // NEON Engine", CD-ARES 2013.
 //
@@ -35,25 +32,39 @@ import (
 // each product: that is why products stay in this five-register form
 // until finish.
 //
-// Both halves of a vector are used: PMULL works on bytes 0-7 and PMULL2 on
-// bytes 8-15, so a key operand [b_lo, b_hi] serves the lo and the hi
-// Karatsuba products of a block. The rotations of the data, A_1..A_3, must
-// rotate each half on its own, which EXT (a 16-byte rotation) cannot do:
-// TBL with a constant index vector does it. The rotations of the key,
-// B_1..B_4, are precomputed in Go (unless prerotated is false, which
-// computes them in the loop with TBL, for comparison).
+// Both halves of a vector are used: a key operand [b_lo, b_hi] serves the
+// lo and the hi Karatsuba products of a block. The rotations of the data,
+// A_1..A_3, must rotate each half on its own (the machine's
+// rotateHalves: one TBL with a constant index vector on arm64, one
+// VEXT.8 per D register on arm). The rotations of the key, B_1..B_4, are
+// precomputed in Go (unless prerotated is false, which computes them in
+// the loop, for comparison).
+//
+// # Two orders
+//
+// With 32 registers (arm64) the products are emitted as the description
+// asks for them ("eager"): the data and key rotations are made once per
+// block and shared by its products, and each sum is kept in five
+// registers, D and L_1..L_4, until finish. With 16 (arm) that does not
+// fit: a lo and a hi sum alone would take ten. There mulAdd only records
+// the product, and finish emits each sum part by part ("deferred"): the
+// terms of D over all recorded products, then those of L_1, fixed up,
+// shifted and added, and so on, loading each key rotation and making each
+// data rotation (of the one half needed) just before its product. Every
+// A_k and B_k (k >= 1) serves one product anyway, so the deferred order
+// costs only reloads of B_0; it keeps about five registers busy.
 //
 // The reduction's multiply by g = 0x87 uses the same instruction with g in
-// every byte: PMULL2 gives a_i·g in lane i, whose low bytes (UZP1) and high
-// bytes (UZP2, moved up one byte) add up to a·g.
+// every byte: it gives a_i·g in lane i, whose low bytes and high bytes
+// (moved up one byte) add up to a·g (the machine's timesG8).
 type neon8 struct {
 	prerotated bool
-	rot        *Global // TBL index vectors rotating each half by 1..4 bytes
+	deferred   bool // the deferred order (see above), for a small register file
 
-	idx  [5]VReg // idx[k] rotates each half by k bytes (k = 1..3, and 4 when !prerotated)
-	mask [4]VReg // mask[k]: the top 16k bits of each doubleword (k = 1..3)
-	g    VReg    // 0x87 in every byte
-	zero VReg
+	// In the deferred order: how many recorded products still use a data
+	// register, and whether its operand was released.
+	uses     map[vreg]int
+	released map[vreg]bool
 }
 
 // keyRotations is the number of rotations of a key half kept: B_0..B_4.
@@ -65,70 +76,48 @@ func (m *neon8) keyDoc() string {
 	return "[b_lo, b_hi] rotated right by r = 0..4 bytes, each half on its own (byte i of B_r is byte i+r mod 8)"
 }
 
-// rotationTable is the DATA holding the TBL index vectors: for k = 1..4,
-// byte j is 8*(j/8) + (j+k)%8.
-func rotationTable(file *File) *Global {
-	t := file.Data("ghashNeonRotations")
-	for k := 1; k <= 4; k++ {
-		for h := 0; h < 2; h++ {
-			var w uint64
-			for i := 0; i < 8; i++ {
-				w |= uint64(8*h+(i+k)%8) << (8 * i)
-			}
-			t.U64(w)
-		}
-	}
-	return t
-}
+// keyOff is the offset of rotation r of key operand slot.
+func keyOff(slot, r int) int { return 16 * (keyRotations*slot + r) }
 
 func (m *neon8) setup(g *gen, slots []int) {
-	f := g.f
-	f.Comment("Constants: TBL indexes rotating each half, fix-up masks, 0x87 in every byte, zero.")
-	f.LoadAddr(m.rot, g.tmp)
-	last := 3
+	rotations := 3
 	if !m.prerotated {
-		last = 4
+		rotations = 4
 	}
-	for k := 1; k <= last; k++ {
-		m.idx[k] = g.regs.get()
-		f.VLD1P(g.tmp, m.idx[k].B16())
-	}
-	for k := 1; k <= 3; k++ {
-		m.mask[k] = g.regs.get()
-		f.VMOVI2D(^uint64(0)<<(64-16*k), m.mask[k])
-	}
-	m.g = g.regs.get()
-	f.VMOVI(0x87, m.g.B16())
-	m.zero = g.regs.get()
-	f.VEOR(m.zero.B16(), m.zero.B16(), m.zero.B16())
+	g.m.setupP8(rotations)
+	m.uses, m.released = map[vreg]int{}, map[vreg]bool{}
 }
 
 func (m *neon8) key(g *gen, slot int) operand {
-	f := g.f
-	f.Comment(fmt.Sprintf("Key operand %d: B_0..B_4.", slot))
-	regs := make([]VReg, keyRotations)
-	at := func(r int) Mem { return g.key.At(16 * (keyRotations*slot + r)) }
+	if m.deferred {
+		return operand{slot: slot} // loaded by finish
+	}
+	g.m.comment(fmt.Sprintf("Key operand %d: B_0..B_4.", slot))
+	regs := make([]vreg, keyRotations)
 	if m.prerotated {
 		for r := range regs {
 			regs[r] = g.regs.get()
-			f.LDRQ(at(r), regs[r])
+			g.m.loadKey(regs[r], g.key, keyOff(slot, r))
 		}
-		return operand{regs: regs}
+		return operand{regs: regs, slot: slot}
 	}
 	regs[0] = g.regs.get()
-	f.LDRQ(at(0), regs[0])
+	g.m.loadKey(regs[0], g.key, keyOff(slot, 0))
 	for r := 1; r < keyRotations; r++ {
 		regs[r] = g.regs.get()
-		f.VTBL(m.idx[r].B16(), []Vec{regs[0].B16()}, regs[r].B16())
+		g.m.rotateHalves(regs[r], regs[0], r)
 	}
-	return operand{regs: regs}
+	return operand{regs: regs, slot: slot}
 }
 
-func (m *neon8) data(g *gen, x VReg) operand {
-	regs := []VReg{x}
+func (m *neon8) data(g *gen, x vreg) operand {
+	if m.deferred {
+		return operand{regs: []vreg{x}} // rotated by finish
+	}
+	regs := []vreg{x}
 	for k := 1; k <= 3; k++ {
 		r := g.regs.get()
-		g.f.VTBL(m.idx[k].B16(), []Vec{x.B16()}, r.B16())
+		g.m.rotateHalves(r, x, k)
 		regs = append(regs, r)
 	}
 	return operand{regs: regs}
@@ -146,7 +135,11 @@ var terms = []term{
 }
 
 func (m *neon8) mulAdd(g *gen, acc *product, a, k operand, h half) {
-	f := g.f
+	if m.deferred {
+		acc.pending = append(acc.pending, pending{a, k, h})
+		m.uses[a.regs[0]]++
+		return
+	}
 	// Issue the products in groups (as many as the free registers allow)
 	// before adding them up, so that no addition waits on the product just
 	// issued.
@@ -161,14 +154,10 @@ func (m *neon8) mulAdd(g *gen, acc *product, a, k operand, h half) {
 		}
 		group := pending[:n]
 		pending = pending[n:]
-		var prods []VReg
+		var prods []vreg
 		for _, t := range group {
 			d := g.regs.get()
-			if h == lo {
-				f.VPMULL(k.regs[t.b].B8(), a.regs[t.a].B8(), d.H8())
-			} else {
-				f.VPMULL2(k.regs[t.b].B16(), a.regs[t.a].B16(), d.H8())
-			}
+			g.m.mulP8(d, a.regs[t.a], k.regs[t.b], h)
 			prods = append(prods, d)
 		}
 		for i, t := range group {
@@ -177,41 +166,106 @@ func (m *neon8) mulAdd(g *gen, acc *product, a, k operand, h half) {
 	}
 }
 
-func (m *neon8) finish(g *gen, acc *product) VReg {
-	f := g.f
-	d, l := acc.part(g, 0), []VReg{acc.part(g, 1), acc.part(g, 2), acc.part(g, 3), acc.part(g, 4)}
-	t := make([]VReg, 4)
-	f.Comment("Fix up L_1..L_4: move the wrapped top lanes 64 bits down.")
-	for k := range l {
-		t[k] = g.regs.get()
-		f.VDUP(l[k].D(1), t[k].D2())
+func (m *neon8) release(g *gen, o operand) {
+	if !m.deferred {
+		g.freeOperand(o)
+		return
 	}
-	for k := 0; k < 3; k++ {
-		f.VAND(m.mask[k+1].B16(), t[k].B16(), t[k].B16())
+	for _, r := range o.regs {
+		m.released[r] = true
+		m.maybeFree(g, r)
 	}
-	for k := range l {
-		f.VEOR(t[k].B16(), l[k].B16(), l[k].B16())
+}
+
+// maybeFree frees data register r once its operand is released and no
+// recorded product uses it.
+func (m *neon8) maybeFree(g *gen, r vreg) {
+	if m.released[r] && m.uses[r] == 0 {
+		delete(m.released, r)
+		delete(m.uses, r)
+		g.regs.put(r)
 	}
-	g.regs.put(t...)
-	f.Comment("a·b = D + L_1·x^8 + L_2·x^16 + L_3·x^24 + L_4·x^32.")
-	for k := range l {
-		f.VEXT(16-(k+1), l[k].B16(), l[k].B16(), l[k].B16())
+}
+
+func (m *neon8) finish(g *gen, acc *product) vreg {
+	if m.deferred {
+		return m.finishDeferred(g, acc)
 	}
-	for k := range l {
-		f.VEOR(l[k].B16(), d.B16(), d.B16())
+	d, l := acc.part(g, 0), []vreg{acc.part(g, 1), acc.part(g, 2), acc.part(g, 3), acc.part(g, 4)}
+	g.m.comment("Fix up L_1..L_4: move the wrapped top lanes 64 bits down.")
+	g.m.foldTops(1, l...)
+	g.m.comment("a·b = D + L_1·x^8 + L_2·x^16 + L_3·x^24 + L_4·x^32.")
+	for k, x := range l {
+		g.m.rotUp(x, k+1)
+	}
+	for _, x := range l {
+		g.m.xor(d, d, x)
 	}
 	g.regs.put(l...)
 	return d
 }
 
-func (m *neon8) timesG(g *gen, x VReg) VReg {
-	f := g.f
-	p, u, s := g.regs.get(), g.regs.get(), g.regs.get()
-	f.VPMULL2(m.g.B16(), x.B16(), p.H8())   // lane i: byte 8+i of x times g
-	f.VUZP1(m.zero.B16(), p.B16(), u.B16()) // low bytes of the products
-	f.VUZP2(m.zero.B16(), p.B16(), s.B16()) // high bytes
-	f.VEXT(15, s.B16(), m.zero.B16(), s.B16())
-	f.VEOR(s.B16(), u.B16(), u.B16())
-	g.regs.put(p, s)
-	return u
+// finishDeferred emits the recorded products of acc part by part: the
+// terms of part k for every product, summed, fixed up and shifted by k
+// bytes, then added to the result.
+func (m *neon8) finishDeferred(g *gen, acc *product) vreg {
+	var result vreg = -1
+	for part := 0; part <= 4; part++ {
+		if part == 0 {
+			g.m.comment("D: the products of aligned bytes.")
+		} else {
+			g.m.comment(fmt.Sprintf("L_%d, fixed up and shifted up %d byte(s).", part, part))
+		}
+		var sum vreg = -1
+		for _, p := range acc.pending {
+			for _, t := range terms {
+				if t.acc != part {
+					continue
+				}
+				x := p.a.regs[0]
+				a := x
+				if t.a != 0 {
+					a = g.regs.get()
+					g.m.rotateHalf(a, x, t.a, p.h)
+				}
+				b := g.regs.get()
+				if m.prerotated || t.b == 0 {
+					g.m.loadKeyHalf(b, p.h, g.key, keyOff(p.k.slot, t.b)+8*int(p.h))
+				} else {
+					g.m.loadKeyHalf(b, p.h, g.key, keyOff(p.k.slot, 0)+8*int(p.h))
+					g.m.rotateHalf(b, b, t.b, p.h)
+				}
+				d := g.regs.get()
+				g.m.mulP8(d, a, b, p.h)
+				if a != x {
+					g.regs.put(a)
+				}
+				g.regs.put(b)
+				if sum < 0 {
+					sum = d
+				} else {
+					g.m.xor(sum, sum, d)
+					g.regs.put(d)
+				}
+			}
+		}
+		if part > 0 {
+			g.m.foldTops(part, sum)
+			g.m.rotUp(sum, part)
+		}
+		if result < 0 {
+			result = sum
+		} else {
+			g.m.xor(result, result, sum)
+			g.regs.put(sum)
+		}
+	}
+	for _, p := range acc.pending {
+		m.uses[p.a.regs[0]]--
+		m.maybeFree(g, p.a.regs[0])
+	}
+	acc.pending = nil
+	return result
 }
+
+func (m *neon8) timesG(g *gen, x vreg) vreg { return g.m.timesG8(x) }

@@ -1,12 +1,14 @@
 // Package arm64 is a small typed emitter of arm64 (AArch64) Go assembly.
 //
 // avo, which the amd64 generators use, targets amd64 only. This package
-// covers what the arm64 generators need and reuses what avo shares cleanly:
-// gotypes for function signatures and argument offsets, buildtags for the
-// build constraint, and avo's printer for the file layout (header, build
-// constraint, #include, the Go signature and "Requires:" line above each
-// TEXT, DATA/GLOBL sections). It never imports avo/build, whose init
-// registers global command-line flags.
+// covers what the arm64 generators need: registers, arrangements and
+// instructions. What does not depend on the instruction set (files,
+// functions as lists of instructions, the list scheduler, the GNU export
+// of loops, printing through avo's printer with its header, build
+// constraint and "Requires:" lines) is package emit, shared with the
+// 32-bit emitter gen/internal/arm32. Argument offsets come from avo's
+// gotypes, whose amd64 sizes are arm64's too. Nothing here imports
+// avo/build, whose init registers global command-line flags.
 //
 // Registers and arrangements are Go values, so a typo is a compile error
 // rather than a string the assembler rejects later:

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/gen/internal/emit"
 )
 
 // every emits one of each instruction form the emitter has, with varied
@@ -161,12 +163,12 @@ func TestEncodings(t *testing.T) {
 	var gnu strings.Builder
 	gnu.WriteString("\t.arch armv8-a+crypto\n")
 	var insts []*inst
-	for _, n := range f.nodes {
+	for _, n := range f.Nodes() {
 		switch n := n.(type) {
-		case label:
+		case emit.Label:
 			fmt.Fprintf(&gnu, "%s:\n", n)
 		case *inst:
-			fmt.Fprintf(&gnu, "\t%s\n", n.gnu)
+			fmt.Fprintf(&gnu, "\t%s\n", n.GNU)
 			insts = append(insts, n)
 		}
 	}
@@ -196,7 +198,7 @@ func TestEncodings(t *testing.T) {
 	}
 	for k, in := range insts {
 		if goWords[k] != gnuWords[k] {
-			t.Errorf("%-50s = %s, but GNU %-40s = %s", in.goText(), goWords[k], in.gnu, gnuWords[k])
+			t.Errorf("%-50s = %s, but GNU %-40s = %s", in.Text(), goWords[k], in.GNU, gnuWords[k])
 		}
 	}
 }
@@ -212,11 +214,11 @@ func runtimeGOROOT(t *testing.T) string {
 // TestDependences checks that every instruction form declares what it
 // writes, which Schedule relies on.
 func TestDependences(t *testing.T) {
-	f := &Func{}
+	f := newFunc()
 	every(f)
-	for _, n := range f.nodes {
-		if i, ok := n.(*inst); ok && !i.branch && !i.terminal && len(i.out) == 0 {
-			t.Errorf("%s declares no output", i.goText())
+	for _, i := range f.Insts() {
+		if !i.Branch && !i.Terminal && len(i.Out) == 0 {
+			t.Errorf("%s declares no output", i.Text())
 		}
 	}
 }
@@ -225,7 +227,7 @@ func TestDependences(t *testing.T) {
 // producer and its consumer, keeps dependent instructions in order and
 // leaves the branch last.
 func TestSchedule(t *testing.T) {
-	f := &Func{}
+	f := newFunc()
 	f.Label("loop")
 	f.Comment("top")
 	f.VEOR(V9.B16(), V10.B16(), V10.B16())
@@ -274,9 +276,9 @@ func TestKnownWords(t *testing.T) {
 		{func(f *Func) { f.VUSHL(V1.D2(), V2.D2(), V3.D2()) }, "WORD $0x6ee14443 // ushl v3.2d, v2.2d, v1.2d"},
 	}
 	for _, c := range cases {
-		f := &Func{}
+		f := newFunc()
 		c.emit(f)
-		if got := f.nodes[0].(*inst).goText(); got != c.want {
+		if got := f.Insts()[0].Text(); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}
@@ -310,7 +312,7 @@ func TestShapes(t *testing.T) {
 					t.Errorf("%s: accepted", name)
 				}
 			}()
-			emit(&Func{})
+			emit(newFunc())
 		}()
 	}
 }

@@ -3,25 +3,12 @@ package arm64
 import (
 	"fmt"
 	"strings"
+
+	"github.com/simdhash/simdhash/gen/internal/emit"
 )
 
-// inst is one instruction, kept in both syntaxes.
-type inst struct {
-	goOp   string   // Go opcode, such as "VPMULL" or "WORD"
-	goArgs []string // Go operands, sources first
-	gnu    string   // the same instruction in GNU syntax; "" if it has none (VMOVQ, MOVD $sym)
-
-	word   uint32 // the encoding, when Go's assembler lacks the instruction
-	isWord bool
-
-	isa string // "" (base), "ASIMD" or "PMULL"
-
-	branch, conditional, terminal bool
-	target                        string // the label a branch jumps to
-
-	in, out []string  // registers ("V3", "R1") and "flags", "mem" read and written, for Schedule
-	notes   []comment // comments that preceded the instruction (they move with it)
-}
+// inst is one instruction (see emit.Inst).
+type inst = emit.Inst
 
 // rs names the resources of operands for the dependency analysis.
 func rs(xs ...any) []string {
@@ -49,19 +36,25 @@ func rs(xs ...any) []string {
 	return out
 }
 
+// built is an instruction just appended, whose resources are declared next.
+type built struct{ *inst }
+
 // rw records what i reads and writes.
-func (i *inst) rw(in []string, out ...string) {
-	i.in, i.out = in, out
+func (i built) rw(in []string, out ...string) built {
+	i.In, i.Out = in, out
+	return i
 }
 
-func (i *inst) goText() string {
-	if i.isWord {
-		return fmt.Sprintf("WORD $0x%08x // %s", i.word, i.gnu)
+// latency is the scheduler's model of an instruction's result delay:
+// loads 4 cycles, polynomial multiplies 5, other vector operations 3.
+func latency(goOp string) int {
+	switch {
+	case strings.HasPrefix(goOp, "VLD1"):
+		return 4
+	case strings.HasPrefix(goOp, "VPMULL"):
+		return 5
 	}
-	if len(i.goArgs) == 0 {
-		return i.goOp
-	}
-	return i.goOp + " " + strings.Join(i.goArgs, ", ")
+	return 3
 }
 
 // operand shape checks, panicking at generation time.
@@ -90,21 +83,17 @@ func oneOf(op string, x Vec, allowed ...Arrangement) {
 var bytesArr = []Arrangement{B8, B16}
 
 // vector appends a SIMD instruction that Go's assembler knows.
-func (f *Func) vector(isa, goOp string, goArgs []string, gnu string) *inst {
-	i := &inst{goOp: goOp, goArgs: goArgs, gnu: gnu, isa: isa}
-	f.add(i)
-	return i
+func (f *Func) vector(isa, goOp string, goArgs []string, gnu string) built {
+	return built{f.Add(&inst{Op: goOp, Args: goArgs, GNU: gnu, ISA: isa, Latency: latency(goOp)})}
 }
 
 // word appends a SIMD instruction that Go's assembler lacks, as WORD.
-func (f *Func) word(enc uint32, gnu string) *inst {
-	i := &inst{goOp: "WORD", word: enc, isWord: true, gnu: gnu, isa: "ASIMD"}
-	f.add(i)
-	return i
+func (f *Func) word(enc uint32, gnu string) built {
+	return built{f.Add(&inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: "ASIMD", Latency: latency("WORD")})}
 }
 
 // three appends a Go-known instruction of the form OP Vm, Vn, Vd (GNU: op vd, vn, vm).
-func (f *Func) three(isa, goOp, gnuOp string, m, n, d Vec) *inst {
+func (f *Func) three(isa, goOp, gnuOp string, m, n, d Vec) built {
 	i := f.vector(isa, goOp, []string{m.goText(), n.goText(), d.goText()},
 		fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), m.gnuText()))
 	i.rw(rs(m, n), rs(d)...)
@@ -204,7 +193,7 @@ func (f *Func) pmull(goOp, gnuOp string, m, n, d Vec, small, wide Arrangement) {
 
 // --- Bitwise logic (B8 or B16) ---
 
-func (f *Func) logic(goOp, gnuOp string, m, n, d Vec) *inst {
+func (f *Func) logic(goOp, gnuOp string, m, n, d Vec) built {
 	sameArr(goOp, m, n, d)
 	oneOf(goOp, d, bytesArr...)
 	return f.three("ASIMD", goOp, gnuOp, m, n, d)
@@ -220,7 +209,7 @@ func (f *Func) VAND(m, n, d Vec) { f.logic("VAND", "and", m, n, d) }
 func (f *Func) VORR(m, n, d Vec) { f.logic("VORR", "orr", m, n, d) }
 
 // VBSL sets d = (d & n) | (^d & m): d selects bits from n where set, from m where clear.
-func (f *Func) VBSL(m, n, d Vec) { f.logic("VBSL", "bsl", m, n, d).in = rs(m, n, d) }
+func (f *Func) VBSL(m, n, d Vec) { f.logic("VBSL", "bsl", m, n, d).In = rs(m, n, d) }
 
 // VBIC sets d = n &^ m (WORD: BIC, register form).
 func (f *Func) VBIC(m, n, d Vec) { f.wordThree("bic", encLogic(0, 1), false, m, n, d, bytesArr) }
@@ -401,7 +390,7 @@ func (f *Func) modImmLogic(name string, op uint32, imm uint8, shift int, d Vec) 
 
 // --- Shifts ---
 
-func (f *Func) shift(goOp, gnuOp string, imm int, n, d Vec, right bool) *inst {
+func (f *Func) shift(goOp, gnuOp string, imm int, n, d Vec, right bool) built {
 	sameArr(goOp, n, d)
 	oneOf(goOp, d, B8, B16, H4, H8, S2, S4, D2)
 	if right {
@@ -422,13 +411,13 @@ func (f *Func) VUSHR(imm int, n, d Vec) { f.shift("VUSHR", "ushr", imm, n, d, tr
 func (f *Func) VSHL(imm int, n, d Vec) { f.shift("VSHL", "shl", imm, n, d, false) }
 
 // VSRI shifts n right by imm and inserts it into d, keeping d's top imm bits.
-func (f *Func) VSRI(imm int, n, d Vec) { f.shift("VSRI", "sri", imm, n, d, true).in = rs(n, d) }
+func (f *Func) VSRI(imm int, n, d Vec) { f.shift("VSRI", "sri", imm, n, d, true).In = rs(n, d) }
 
 // VSLI shifts n left by imm and inserts it into d, keeping d's low imm bits.
-func (f *Func) VSLI(imm int, n, d Vec) { f.shift("VSLI", "sli", imm, n, d, false).in = rs(n, d) }
+func (f *Func) VSLI(imm int, n, d Vec) { f.shift("VSLI", "sli", imm, n, d, false).In = rs(n, d) }
 
 // VUSRA adds (integer addition) n shifted right by imm to d.
-func (f *Func) VUSRA(imm int, n, d Vec) { f.shift("VUSRA", "usra", imm, n, d, true).in = rs(n, d) }
+func (f *Func) VUSRA(imm int, n, d Vec) { f.shift("VUSRA", "usra", imm, n, d, true).In = rs(n, d) }
 
 // VSSHR sets each element of d to that of n shifted right arithmetically
 // by imm (WORD: SSHR).
@@ -487,10 +476,8 @@ func (f *Func) wordThree(gnuOp string, enc uint32, sized bool, m, n, d Vec, allo
 
 // --- General-purpose registers and control flow ---
 
-func (f *Func) scalar(goOp string, goArgs []string, gnu string) *inst {
-	i := &inst{goOp: goOp, goArgs: goArgs, gnu: gnu}
-	f.add(i)
-	return i
+func (f *Func) scalar(goOp string, goArgs []string, gnu string) built {
+	return built{f.Add(&inst{Op: goOp, Args: goArgs, GNU: gnu, Latency: 1})}
 }
 
 // LoadArg loads the argument a (see Func.Arg) into r: MOVD name+off(FP), Rr.
@@ -502,7 +489,7 @@ func (f *Func) LoadArg(a Arg, r Reg) {
 // LoadAddr loads the address of the DATA section g into r.
 func (f *Func) LoadAddr(g *Global, r Reg) {
 	r.check()
-	f.scalar("MOVD", []string{"$" + g.sym() + "(SB)", r.String()}, "").rw(nil, rs(r)...)
+	f.scalar("MOVD", []string{"$" + g.Sym() + "(SB)", r.String()}, "").rw(nil, rs(r)...)
 }
 
 // MOVD copies register s to r.
@@ -535,7 +522,7 @@ func (f *Func) arithImm(goOp, gnuOp string, imm int, n, d Reg) {
 		fmt.Sprintf("%s %s, %s, #%d", gnuOp, d.gnuText(), n.gnuText(), imm))
 	i.rw(rs(n), rs(d)...)
 	if goOp == "SUBS" {
-		i.out = append(i.out, "flags")
+		i.Out = append(i.Out, "flags")
 	}
 }
 
@@ -556,8 +543,8 @@ func (f *Func) CMP(imm int, n Reg) {
 }
 
 func (f *Func) branch(goOp, gnuOp, label string) {
-	f.add(&inst{goOp: goOp, goArgs: []string{label}, gnu: gnuOp + " " + label,
-		branch: true, conditional: goOp != "B", target: label, in: []string{"flags"}})
+	f.Add(&inst{Op: goOp, Args: []string{label}, GNU: gnuOp + " " + label,
+		Branch: true, Conditional: goOp != "B", Target: label, In: []string{"flags"}})
 }
 
 // B jumps to label.
@@ -578,16 +565,16 @@ func (f *Func) BLO(label string) { f.branch("BLO", "b.lo", label) }
 // CBZ jumps to label if r is zero.
 func (f *Func) CBZ(r Reg, label string) {
 	r.check()
-	f.add(&inst{goOp: "CBZ", goArgs: []string{r.String(), label}, gnu: fmt.Sprintf("cbz %s, %s", r.gnuText(), label),
-		branch: true, conditional: true, target: label, in: rs(r)})
+	f.Add(&inst{Op: "CBZ", Args: []string{r.String(), label}, GNU: fmt.Sprintf("cbz %s, %s", r.gnuText(), label),
+		Branch: true, Conditional: true, Target: label, In: rs(r)})
 }
 
 // CBNZ jumps to label if r is not zero.
 func (f *Func) CBNZ(r Reg, label string) {
 	r.check()
-	f.add(&inst{goOp: "CBNZ", goArgs: []string{r.String(), label}, gnu: fmt.Sprintf("cbnz %s, %s", r.gnuText(), label),
-		branch: true, conditional: true, target: label, in: rs(r)})
+	f.Add(&inst{Op: "CBNZ", Args: []string{r.String(), label}, GNU: fmt.Sprintf("cbnz %s, %s", r.gnuText(), label),
+		Branch: true, Conditional: true, Target: label, In: rs(r)})
 }
 
 // RET returns.
-func (f *Func) RET() { f.add(&inst{goOp: "RET", gnu: "ret", terminal: true}) }
+func (f *Func) RET() { f.Add(&inst{Op: "RET", GNU: "ret", Terminal: true}) }

@@ -1,4 +1,4 @@
-package arm64
+package emit
 
 import "strings"
 
@@ -10,7 +10,7 @@ import "strings"
 // generator that hands out registers round-robin leaves more freedom.
 //
 // It is greedy list scheduling for a machine that issues one instruction
-// per cycle with fixed latencies (latency below), choosing among the
+// per cycle with fixed latencies (Inst.Latency), choosing among the
 // instructions whose inputs are ready the one with the longest chain of
 // latencies after it. Dependences are those through registers, the flags
 // and memory (loads may pass loads, nothing passes a store). A branch
@@ -24,12 +24,12 @@ func (f *Func) Schedule() {
 	}
 	for _, n := range f.nodes {
 		switch n := n.(type) {
-		case label:
+		case Label:
 			flush()
 			out = append(out, n)
-		case *inst:
+		case *Inst:
 			region = append(region, n)
-			if n.branch || n.terminal {
+			if n.Branch || n.Terminal {
 				flush()
 			}
 		default:
@@ -41,34 +41,30 @@ func (f *Func) Schedule() {
 }
 
 // latency is the model's delay, in cycles, before instruction i's result
-// in resource r can be used.
-func latency(i *inst, r string) int {
-	switch {
-	case strings.HasPrefix(r, "R") || r == "flags" || r == "mem":
+// in resource r can be used: one cycle for scalar resources, i.Latency
+// for vector registers.
+func latency(i *Inst, r string) int {
+	if strings.HasPrefix(r, "R") || r == "flags" || r == "mem" {
 		return 1
-	case strings.HasPrefix(i.goOp, "VLD1"):
-		return 4
-	case strings.HasPrefix(i.goOp, "VPMULL"):
-		return 5
 	}
-	return 3
+	return i.Latency
 }
 
 func scheduleRegion(nodes []any) []any {
 	// Comments before the first instruction stay at the top; the others
 	// go with the instruction after them.
 	var head []any
-	var insts []*inst
-	var pending []comment
+	var insts []*Inst
+	var pending []Comment
 	for _, n := range nodes {
 		switch n := n.(type) {
-		case comment:
+		case Comment:
 			if len(insts) == 0 {
 				head = append(head, n)
 			} else {
 				pending = append(pending, n)
 			}
-		case *inst:
+		case *Inst:
 			n.notes = append(n.notes, pending...)
 			pending = nil
 			insts = append(insts, n)
@@ -79,7 +75,7 @@ func scheduleRegion(nodes []any) []any {
 		tail = append(tail, c)
 	}
 	n := len(insts)
-	pinned := n > 0 && (insts[n-1].branch || insts[n-1].terminal)
+	pinned := n > 0 && (insts[n-1].Branch || insts[n-1].Terminal)
 	free := n
 	if pinned {
 		free = n - 1
@@ -92,16 +88,16 @@ func scheduleRegion(nodes []any) []any {
 	for i := 0; i < n; i++ {
 		for j := 0; j < i; j++ {
 			d := -1
-			for _, r := range insts[j].out {
-				if contains(insts[i].in, r) {
+			for _, r := range insts[j].Out {
+				if contains(insts[i].In, r) {
 					d = max(d, latency(insts[j], r)) // read after write
 				}
-				if contains(insts[i].out, r) {
+				if contains(insts[i].Out, r) {
 					d = max(d, 1) // write after write
 				}
 			}
-			for _, r := range insts[j].in {
-				if contains(insts[i].out, r) {
+			for _, r := range insts[j].In {
+				if contains(insts[i].Out, r) {
 					d = max(d, 0) // write after read
 				}
 			}
@@ -125,7 +121,7 @@ func scheduleRegion(nodes []any) []any {
 
 	ready := make([]int, n) // earliest cycle at which each may issue
 	done := make([]bool, n)
-	var order []*inst
+	var order []*Inst
 	for t := 0; len(order) < free; {
 		best := -1
 		soonest := -1

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"math/bits"
+
+	"github.com/simdhash/simdhash/gen/internal/arm32"
+)
+
+// a32 is the 32-bit ARM machine (NEON, VMULL.P64 for pmull): one function
+// of ghash_arm.s. Its vector registers are Q0–Q15; an operation on one
+// half of a value works on that D register alone.
+type a32 struct {
+	f      *arm32.Func
+	regs   *pool
+	nibble *arm32.Global // bitrevTable
+	tbl    arm32.Reg     // holds nibble's address, from loadArgs on
+
+	g     arm32.DReg    // 0x87 in every byte (setupP8), or 0x87 as a doubleword (setupP64)
+	keep  [4]arm32.DReg // keep[k]: the low 64-16k bits of a doubleword (k = 1..3)
+	ready bool          // setupP8 ran
+}
+
+// bitrevTable is the DATA of the nibble reversal: byte n is rev4(n) in
+// both nibbles, rev4 reversing the four bits of n.
+func bitrevTable(file *arm32.File) *arm32.Global {
+	t := file.Data("ghashBitrevNibbles")
+	for h := 0; h < 2; h++ {
+		var w uint64
+		for i := 0; i < 8; i++ {
+			r := uint64(bits.Reverse8(uint8(8*h+i)) >> 4)
+			w |= (r | r<<4) << (8 * i)
+		}
+		t.U64(w)
+	}
+	return t
+}
+
+func q(x vreg) arm32.QReg         { return arm32.Q(int(x)) }
+func d(x vreg, h half) arm32.DReg { return q(x).Half(int(h)) }
+func ar(x greg) arm32.Reg         { return arm32.Reg(x) }
+
+func (m *a32) vregs() int                       { return 16 }
+func (m *a32) setPool(p *pool)                  { m.regs = p }
+func (m *a32) label(name string)                { m.f.Label(name) }
+func (m *a32) comment(lines ...string)          { m.f.Comment(lines...) }
+func (m *a32) schedule()                        { m.f.Schedule() }
+func (m *a32) gnu(start string) (string, error) { return m.f.GNU(start) }
+
+func (m *a32) loadArgs(y, key, p, n greg) {
+	f := m.f
+	f.LoadArg(f.Arg("y"), ar(y))
+	f.LoadArg(f.Arg("key"), ar(key))
+	f.LoadArg(f.Arg("p").Base(), ar(p))
+	f.LoadArg(f.Arg("p").Len(), ar(n))
+	f.BIC(15, ar(n), ar(n)) // whole blocks only
+	f.LoadAddr(m.nibble, m.tbl)
+}
+
+func (m *a32) branchBelow(n greg, imm int, label string) {
+	m.f.CMP(imm, ar(n))
+	m.f.BLO(label)
+}
+
+func (m *a32) branchAtLeast(n greg, imm int, label string) {
+	m.f.CMP(imm, ar(n))
+	m.f.BHS(label)
+}
+
+func (m *a32) branchZero(n greg, label string) {
+	m.f.CMP(0, ar(n))
+	m.f.BEQ(label)
+}
+
+func (m *a32) sub(n greg, imm int) { m.f.SUB(imm, ar(n), ar(n)) }
+
+func (m *a32) subBranchNonZero(n greg, imm int, label string) {
+	m.f.SUBS(imm, ar(n), ar(n))
+	m.f.BNE(label)
+}
+
+func (m *a32) ret() { m.f.RET() }
+
+func (m *a32) load(x vreg, base greg) { m.f.VLD1(arm32.Regs(q(x)), ar(base), arm32.NoUpdate) }
+
+func (m *a32) store(x vreg, base greg) { m.f.VST1(arm32.Regs(q(x)), ar(base), arm32.NoUpdate) }
+
+// loadBlocks loads with VLD1 and writeback, two blocks at a time where
+// their registers are consecutive.
+func (m *a32) loadBlocks(xs []vreg, p greg) {
+	for i := 0; i < len(xs); {
+		n := 1
+		if i+1 < len(xs) && xs[i+1] == xs[i]+1 {
+			n = 2
+		}
+		m.f.VLD1(arm32.Regs(qs(xs[i:i+n])...), ar(p), arm32.Advance)
+		i += n
+	}
+}
+
+func qs(xs []vreg) []arm32.QReg {
+	var out []arm32.QReg
+	for _, x := range xs {
+		out = append(out, q(x))
+	}
+	return out
+}
+
+// loadKey is two VLDR: unlike VLD1 they take an offset, and the key is
+// 4-byte aligned, which is all they need.
+func (m *a32) loadKey(x vreg, key greg, off int) {
+	m.f.VLDR(d(x, lo), ar(key), off)
+	m.f.VLDR(d(x, hi), ar(key), off+8)
+}
+
+func (m *a32) loadKeyHalf(x vreg, h half, key greg, off int) { m.f.VLDR(d(x, h), ar(key), off) }
+
+func (m *a32) xor(x, n, mm vreg)  { m.f.VEOR(q(x), q(n), q(mm)) }
+func (m *a32) ext8(x, n, mm vreg) { m.f.VEXT(q(x), q(n), q(mm), 8) }
+
+func (m *a32) lowHalves(x, n, mm vreg) {
+	if x == mm { // write the high half first, which reads mm's low half
+		m.f.VMOV(d(x, hi), d(mm, lo))
+		if x != n {
+			m.f.VMOV(d(x, lo), d(n, lo))
+		}
+		return
+	}
+	if x != n {
+		m.f.VMOV(d(x, lo), d(n, lo))
+	}
+	m.f.VMOV(d(x, hi), d(mm, lo))
+}
+
+// bitrev looks up both nibbles of every byte in a 16-byte table holding
+// rev4(n) in both nibbles of byte n, and joins rev4(low nibble) << 4 with
+// rev4(high nibble) by a shift-right-and-insert.
+func (m *a32) bitrev(xs ...vreg) {
+	f := m.f
+	t, mask := m.regs.get(), m.regs.get()
+	f.VLD1(arm32.Regs(q(t)), m.tbl, arm32.NoUpdate)
+	f.VMOVI8(q(mask), 0x0f)
+	table := arm32.Regs(q(t))
+	for _, x := range xs {
+		h := m.regs.get()
+		f.VSHR(8, q(h), q(x), 4) // high nibbles
+		f.VAND(q(x), q(x), q(mask))
+		for _, hh := range []half{lo, hi} {
+			f.VTBL(d(x, hh), table, d(x, hh))
+			f.VTBL(d(h, hh), table, d(h, hh))
+		}
+		f.VSRI(8, q(x), q(h), 4)
+		m.regs.put(h)
+	}
+	m.regs.put(t, mask)
+}
+
+func (m *a32) bitrevName() string { return "bit-reverse the bytes of" }
+
+func (m *a32) karatsubaPair(x, a, b vreg) {
+	m.f.VEOR(d(x, lo), d(a, lo), d(a, hi))
+	m.f.VEOR(d(x, hi), d(b, lo), d(b, hi))
+}
+
+func (m *a32) rotUp(x vreg, k int) { m.f.VEXT(q(x), q(x), q(x), 16-k) }
+
+// --- The 8-bit multiply ---
+
+// setupP8 needs no rotation constants (VEXT.8 rotates a D register): two
+// Q registers hold g in every byte and the three fold masks.
+func (m *a32) setupP8(rotations int) {
+	f := m.f
+	f.Comment("Constants: 0x87 in every byte, and the fold masks (the low 48, 32 and 16 bits).")
+	c1, c2 := m.regs.get(), m.regs.get()
+	m.g, m.keep[1], m.keep[2], m.keep[3] = d(c1, lo), d(c1, hi), d(c2, lo), d(c2, hi)
+	f.VMOVI8(m.g, 0x87)
+	for k := 1; k <= 3; k++ {
+		f.VMOVI64(m.keep[k], ^uint64(0)>>(16*k))
+	}
+	m.ready = true
+}
+
+func (m *a32) mulP8(x, a, b vreg, h half) { m.f.VMULLP8(q(x), d(a, h), d(b, h)) }
+
+func (m *a32) rotateHalves(x, y vreg, k int) {
+	m.rotateHalf(x, y, k, lo)
+	m.rotateHalf(x, y, k, hi)
+}
+
+func (m *a32) rotateHalf(x, y vreg, k int, h half) { m.f.VEXT(d(x, h), d(y, h), d(y, h), k) }
+
+// foldTops: lo ^= hi; hi &= keep_k; lo ^= hi leaves lo ^ (the top 16k
+// bits of hi) in lo and clears them in hi, three D operations and no
+// temporary. For k = 4 the whole high half moves.
+func (m *a32) foldTops(first int, ls ...vreg) {
+	if !m.ready {
+		panic("ghash_neon: foldTops before setupP8")
+	}
+	f := m.f
+	for i, l := range ls {
+		k := first + i
+		f.VEOR(d(l, lo), d(l, lo), d(l, hi))
+		if k == 4 {
+			f.VMOVI64(d(l, hi), 0)
+			continue
+		}
+		f.VAND(d(l, hi), d(l, hi), m.keep[k])
+		f.VEOR(d(l, lo), d(l, lo), d(l, hi))
+	}
+}
+
+// timesG8: VMULL.P8 gives byte i of x.hi times g in lane i; VUZP.8 puts
+// the lanes' low bytes in the low half and their high bytes in the high
+// half; the result is low ^ high<<8 as a 72-bit value.
+func (m *a32) timesG8(x vreg) vreg {
+	f := m.f
+	p, u := m.regs.get(), m.regs.get()
+	f.VMULLP8(q(p), d(x, hi), m.g)
+	f.VUZP(8, d(p, lo), d(p, hi))
+	f.VSHL(64, d(u, lo), d(p, hi), 8)
+	f.VSHR(64, d(u, hi), d(p, hi), 56)
+	f.VEOR(d(u, lo), d(u, lo), d(p, lo))
+	m.regs.put(p)
+	return u
+}
+
+// --- The 64-bit multiply ---
+
+// setupP64 makes g = 0x87 as a doubleword: 0x87 in every byte, shifted
+// down by 56.
+func (m *a32) setupP64() {
+	c := m.regs.get()
+	m.g = d(c, lo)
+	m.f.VMOVI8(m.g, 0x87)
+	m.f.VSHR(64, m.g, m.g, 56)
+}
+
+func (m *a32) mulP64(x, a, b vreg, h half) { m.f.VMULLP64(q(x), d(a, h), d(b, h)) }
+
+func (m *a32) timesG64(x vreg) vreg {
+	r := m.regs.get()
+	m.f.VMULLP64(q(r), d(x, hi), m.g)
+	return r
+}

@@ -1,0 +1,390 @@
+package arm32
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/simdhash/simdhash/gen/internal/emit"
+)
+
+// every emits one of each instruction form the emitter has, with varied
+// registers (low and high halves of the register file, so that the D, N
+// and M bits are exercised), so that a wrong field shows up as a
+// different encoding.
+func every(f *Func) {
+	f.Label("top")
+	f.VEOR(Q1, Q2, Q3)
+	f.VEOR(Dn(31), Dn(16), Dn(7))
+	f.VEOR(Q8, Q15, Q0)
+	f.VAND(Q4, Q5, Q14)
+	f.VAND(Dn(1), Dn(30), Dn(17))
+	f.VORR(Q9, Q10, Q11)
+	f.VBIC(Q12, Q13, Q6)
+	f.VORN(Dn(3), Dn(19), Dn(20))
+	f.VBSL(Q7, Q8, Q9)
+	f.VMOV(Q3, Q12)
+	f.VMOV(Dn(5), Dn(26))
+	f.VMULLP8(Q0, Dn(16), Dn(17))
+	f.VMULLP8(Q15, Dn(1), Dn(30))
+	f.VMULLP8(Q6, Dn(12), Dn(13))
+	f.VMULLP64(Q0, Dn(16), Dn(17))
+	f.VMULLP64(Q11, Dn(29), Dn(2))
+	f.VEXT(Q1, Q2, Q3, 8)
+	f.VEXT(Q13, Q0, Q15, 15)
+	f.VEXT(Dn(24), Dn(25), Dn(25), 1)
+	f.VEXT(Dn(2), Dn(18), Dn(3), 7)
+	f.VTBL(Dn(28), []DReg{Dn(30), Dn(31)}, Dn(29))
+	f.VTBL(Dn(0), []DReg{Dn(4)}, Dn(19))
+	f.VTBL(Dn(17), []DReg{Dn(8), Dn(9), Dn(10), Dn(11)}, Dn(1))
+	f.VUZP(8, Dn(4), Dn(5))
+	f.VUZP(16, Q2, Q9)
+	f.VZIP(8, Dn(20), Dn(3))
+	f.VZIP(32, Q1, Q14)
+	f.VTRN(8, Q5, Q6)
+	f.VTRN(32, Dn(0), Dn(31))
+	f.VREV64(8, Q10, Q10)
+	f.VREV64(32, Dn(9), Dn(22))
+	f.VSHR(8, Q8, Q9, 4)
+	f.VSHR(64, Dn(1), Dn(2), 56)
+	f.VSHR(64, Q1, Q2, 1)
+	f.VSHR(16, Dn(17), Dn(18), 16)
+	f.VSHL(64, Dn(3), Dn(4), 8)
+	f.VSHL(8, Q3, Q4, 4)
+	f.VSHL(32, Q12, Q3, 31)
+	f.VSRI(8, Q0, Q1, 4)
+	f.VSRI(64, Dn(21), Dn(6), 63)
+	f.VSLI(8, Q7, Q11, 4)
+	f.VSLI(64, Dn(7), Dn(8), 57)
+	f.VMOVI8(Q13, 0x87)
+	f.VMOVI8(Dn(27), 0x0f)
+	f.VMOVI8(Q0, 0)
+	f.VMOVI64(Dn(6), 0x0000ffffffffffff)
+	f.VMOVI64(Q14, 0xff000000000000ff)
+	f.VMOVI64(Dn(23), 0)
+	f.VLD1(Regs(Q0), R2, Advance)
+	f.VLD1(Regs(Q8, Q9), R1, NoUpdate)
+	f.VLD1([]DReg{Dn(31)}, R5, AdvanceBy(R6))
+	f.VLD1([]DReg{Dn(13), Dn(14), Dn(15)}, R4, Advance)
+	f.VST1(Regs(Q3), R0, NoUpdate)
+	f.VLDR(Dn(0), R1, 0)
+	f.VLDR(Dn(29), R1, 232)
+	f.VLDR(Dn(14), R8, 1020)
+	f.VST1([]DReg{Dn(17), Dn(18)}, R7, Advance)
+	f.MOVW(R1, R5)
+	f.ADD(32, R2, R2)
+	f.ADD(4080, R1, R4)
+	f.SUB(128, R3, R3)
+	f.SUBS(16, R3, R3)
+	f.BIC(15, R3, R3)
+	f.CMP(64, R3)
+	f.BNE("top")
+	f.BEQ("top")
+	f.BHS("top")
+	f.BLO("top")
+	f.B("top")
+}
+
+var (
+	goObjdumpLine  = regexp.MustCompile(`^\s+\S+:\d+\s+0x[0-9a-f]+\s+([0-9a-f]{8})\s`)
+	gnuObjdumpLine = regexp.MustCompile(`^\s+[0-9a-f]+:\s+([0-9a-f]{8})\s`)
+)
+
+func words(out []byte, re *regexp.Regexp) []string {
+	var ws []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := re.FindStringSubmatch(l); m != nil {
+			ws = append(ws, m[1])
+		}
+	}
+	return ws
+}
+
+func run(t *testing.T, dir string, env []string, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+func goTool(t *testing.T) (goBin, goroot string) {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	goroot = strings.TrimSpace(string(out))
+	return filepath.Join(goroot, "bin", "go"), goroot
+}
+
+// gnuPrelude selects what GNU as must accept: A32 code, ARMv8 with NEON and
+// the Crypto Extensions (for vmull.p64).
+const gnuPrelude = "\t.syntax unified\n\t.arch armv8-a\n\t.fpu crypto-neon-fp-armv8\n\t.arm\n"
+
+// TestEncodings assembles every instruction form twice: the Go text (the
+// WORDs computed here, and the general-purpose instructions in Go syntax)
+// with Go's assembler, and the GNU text with GNU as for ARM. Every machine
+// word must agree: this checks each NEON encoding against an independent
+// assembler, and that each Go-syntax instruction is the GNU one its
+// comment and the -gnu export claim.
+func TestEncodings(t *testing.T) {
+	gas, err := exec.LookPath("arm-linux-gnueabihf-as")
+	if err != nil {
+		t.Skip("arm-linux-gnueabihf-as not found: install binutils-arm-linux-gnueabihf (`make deps`, or `apt-get install binutils-arm-linux-gnueabihf`) to check the A32 encodings against GNU as")
+	}
+	objdump, err := exec.LookPath("arm-linux-gnueabihf-objdump")
+	if err != nil {
+		t.Skip("arm-linux-gnueabihf-objdump not found: install binutils-arm-linux-gnueabihf")
+	}
+	goBin, goroot := goTool(t)
+
+	file, err := NewFile("arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := file.Func("every", "func()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	every(f)
+	src, err := file.Bytes([]string{"test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gnu strings.Builder
+	gnu.WriteString(gnuPrelude)
+	var insts []*emit.Inst
+	for _, n := range f.Nodes() {
+		switch n := n.(type) {
+		case emit.Label:
+			fmt.Fprintf(&gnu, "%s:\n", n)
+		case *emit.Inst:
+			fmt.Fprintf(&gnu, "\t%s\n", n.GNU)
+			insts = append(insts, n)
+		}
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.s"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gnu.s"), []byte(gnu.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GOARCH=arm", "GOOS=linux"}
+	run(t, dir, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", "go.o", "go.s")
+	goWords := words(run(t, dir, env, goBin, "tool", "objdump", "go.o"), goObjdumpLine)
+	run(t, dir, nil, gas, "-o", "gnu.o", "gnu.s")
+	gnuWords := words(run(t, dir, nil, objdump, "-d", "gnu.o"), gnuObjdumpLine)
+
+	// Go's object file may pad the function.
+	if len(goWords) > len(insts) {
+		goWords = goWords[:len(insts)]
+	}
+	if len(goWords) != len(insts) || len(gnuWords) != len(insts) {
+		t.Fatalf("%d instructions, Go's assembler gave %d words, GNU as %d", len(insts), len(goWords), len(gnuWords))
+	}
+	for k, in := range insts {
+		if goWords[k] != gnuWords[k] {
+			t.Errorf("%-50s = %s, but GNU as assembles %q as %s", in.Text(), goWords[k], in.GNU, gnuWords[k])
+		}
+	}
+}
+
+// TestKnownWords pins encodings checked with GNU as, so that they stay
+// checked where binutils for ARM are not installed.
+func TestKnownWords(t *testing.T) {
+	cases := []struct {
+		emit func(f *Func)
+		want string
+	}{
+		{func(f *Func) { f.VMULLP8(Q0, Dn(16), Dn(17)) }, "WORD $0xf2800ea1 // vmull.p8 q0, d16, d17"},
+		{func(f *Func) { f.VMULLP64(Q0, Dn(0), Dn(17)) }, "WORD $0xf2a00e21 // vmull.p64 q0, d0, d17"},
+		{func(f *Func) { f.VEOR(Q1, Q2, Q3) }, "WORD $0xf3042156 // veor q1, q2, q3"},
+		{func(f *Func) { f.VEXT(Q1, Q2, Q3, 8) }, "WORD $0xf2b42846 // vext.8 q1, q2, q3, #8"},
+		{func(f *Func) { f.VLD1(Regs(Q0), R2, Advance) }, "WORD $0xf4220a0d // vld1.8 {d0, d1}, [r2]!"},
+	}
+	for _, c := range cases {
+		f, _ := newFunc("t", "func()")
+		c.emit(f)
+		if got := f.Insts()[0].Text(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestShapes checks that operand shapes an instruction lacks are refused
+// when the generator runs.
+func TestShapes(t *testing.T) {
+	bad := map[string]func(f *Func){
+		"VEOR mixed widths":  func(f *Func) { f.VEOR(Q1, Dn(2), Q3) },
+		"VEXT index":         func(f *Func) { f.VEXT(Dn(1), Dn(2), Dn(3), 8) },
+		"VSHR zero":          func(f *Func) { f.VSHR(8, Q1, Q2, 0) },
+		"VSHL by size":       func(f *Func) { f.VSHL(64, Q1, Q2, 64) },
+		"VUZP same register": func(f *Func) { f.VUZP(8, Dn(1), Dn(1)) },
+		"VUZP 64-bit":        func(f *Func) { f.VUZP(64, Dn(1), Dn(2)) },
+		"VLD1 gap":           func(f *Func) { f.VLD1([]DReg{Dn(1), Dn(3)}, R0, NoUpdate) },
+		"VLD1 five":          func(f *Func) { f.VLD1([]DReg{Dn(1), Dn(2), Dn(3), Dn(4), Dn(5)}, R0, NoUpdate) },
+		"VTBL five":          func(f *Func) { f.VTBL(Dn(0), []DReg{Dn(1), Dn(2), Dn(3), Dn(4), Dn(5)}, Dn(6)) },
+		"VMOVI64 byte":       func(f *Func) { f.VMOVI64(Q1, 0x87) },
+		"ADD immediate":      func(f *Func) { f.ADD(257, R1, R1) },
+		"reserved register":  func(f *Func) { f.MOVW(Reg(10), R1) },
+		"no such Q register": func(f *Func) { Q(16) },
+		"no such D register": func(f *Func) { Dn(32) },
+		"argument not found": func(f *Func) { f.LoadArg(f.Arg("nope"), R0) },
+		"slice without part": func(f *Func) { f.LoadArg(f.Arg("p"), R0) },
+		"half of a Q, wrong": func(f *Func) { Q1.Half(2) },
+		"VSRI mixed widths":  func(f *Func) { f.VSRI(8, Q1, Dn(2), 1) },
+		"VLDR offset":        func(f *Func) { f.VLDR(Dn(1), R1, 6) },
+	}
+	for name, emit := range bad {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: accepted", name)
+				}
+			}()
+			f, err := newFunc("t", "func(p []byte)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			emit(f)
+		}()
+	}
+}
+
+// TestFrame checks argument offsets and the TEXT line against gc's layout
+// on arm: 4-byte pointers and ints, slices of 12 bytes.
+func TestFrame(t *testing.T) {
+	file, err := NewFile("arm && !purego")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := file.Func("kern", "func(y *[16]byte, key *[30]uint64, p []byte)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.LoadArg(f.Arg("y"), R0)
+	f.LoadArg(f.Arg("key"), R1)
+	f.LoadArg(f.Arg("p").Base(), R2)
+	f.LoadArg(f.Arg("p").Len(), R3)
+	f.VMULLP64(Q0, Dn(0), Dn(1))
+	f.RET()
+	g, err := file.Func("count", "func(s string, n uint32) (r int, ok uintptr)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.LoadArg(g.Arg("s").Len(), R0)
+	g.LoadArg(g.Arg("n"), R1)
+	g.LoadArg(g.Arg("ok"), R2)
+	g.RET()
+	b, err := file.Bytes([]string{"go", "run", "example.com/gen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := regexp.MustCompile(` +`).ReplaceAllString(string(b), " ")
+	for _, want := range []string{
+		"//go:build arm && !purego\n",
+		"// func kern(y *[16]byte, key *[30]uint64, p []byte)\n// Requires: NEON, PMULL\nTEXT ·kern(SB), NOSPLIT, $0-20\n",
+		"MOVW y+0(FP), R0", "MOVW key+4(FP), R1", "MOVW p_base+8(FP), R2", "MOVW p_len+12(FP), R3",
+		"TEXT ·count(SB), NOSPLIT, $0-20\n",
+		"MOVW s_len+4(FP), R0", "MOVW n+8(FP), R1", "MOVW ok+16(FP), R2",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestAsmdecl lets go vet's asmdecl check, for GOARCH=arm, the offsets and
+// frame sizes this package writes, against Go declarations.
+func TestAsmdecl(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet on a temporary module")
+	}
+	goBin, _ := goTool(t)
+	file, err := NewFile("arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := map[string]string{
+		"kern":  "func(y *[16]byte, key *[30]uint64, p []byte)",
+		"count": "func(s string, n uint32, b []uint16) (r int, ok uint32)",
+	}
+	var goSrc strings.Builder
+	goSrc.WriteString("package x\n\n")
+	for _, name := range []string{"kern", "count"} {
+		f, err := file.Func(name, decls[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&goSrc, "func %s%s\n", name, strings.TrimPrefix(decls[name], "func"))
+		for comp := range f.offsets {
+			f.LoadArg(Arg{f, comp}, R0)
+		}
+		f.RET()
+	}
+	b, err := file.Bytes([]string{"test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module x\n\ngo 1.21\n", "x.go": goSrc.String(), "x_arm.s": string(b)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, dir, []string{"GOOS=linux", "GOARCH=arm", "GOFLAGS=-mod=mod", "GOWORK=off"}, goBin, "vet", ".")
+}
+
+// TestDependences checks that every instruction form declares what it
+// writes, which Schedule relies on.
+func TestDependences(t *testing.T) {
+	f, _ := newFunc("t", "func()")
+	every(f)
+	for _, i := range f.Insts() {
+		if !i.Branch && !i.Terminal && len(i.Out) == 0 {
+			t.Errorf("%s declares no output", i.Text())
+		}
+	}
+}
+
+// TestScheduleHalves checks that the scheduler sees a D register as half
+// of its Q register: an operation on d1 must stay after the multiply that
+// writes q0, and one on d2 is free to move between them.
+func TestScheduleHalves(t *testing.T) {
+	f, _ := newFunc("t", "func()")
+	f.Label("loop")
+	f.VMULLP8(Q0, Dn(16), Dn(17))
+	f.VEOR(Dn(1), Dn(1), Dn(20)) // needs the high half of q0
+	f.VEOR(Dn(2), Dn(2), Dn(21)) // independent
+	f.VEOR(Dn(3), Dn(3), Dn(22)) // independent
+	f.SUBS(16, R3, R3)
+	f.BNE("loop")
+	f.Schedule()
+	got, err := f.GNU("loop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	pos := map[string]int{}
+	for k, l := range lines {
+		pos[strings.TrimSpace(l)] = k
+	}
+	mul, use := pos["vmull.p8 q0, d16, d17"], pos["veor d1, d1, d20"]
+	if use < mul+2 {
+		t.Errorf("the use of q0's high half was not kept apart from the multiply:\n%s", got)
+	}
+	if !strings.HasSuffix(got, "bne loop\n") {
+		t.Errorf("the branch is not last:\n%s", got)
+	}
+}

@@ -1,0 +1,389 @@
+package arm32
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/simdhash/simdhash/gen/internal/emit"
+)
+
+func need(cond bool, format string, args ...any) {
+	if !cond {
+		panic("arm32: " + fmt.Sprintf(format, args...))
+	}
+}
+
+func sameWidth(op string, xs ...Vec) {
+	for _, x := range xs[1:] {
+		need(x.Quad() == xs[0].Quad(), "%s: operands %v and %v differ in width", op, xs[0], x)
+	}
+}
+
+// latency is the scheduler's model of a result's delay: loads 4 cycles,
+// polynomial multiplies 5, other NEON operations 3.
+func latency(gnu string) int {
+	switch {
+	case strings.HasPrefix(gnu, "vld"):
+		return 4
+	case strings.HasPrefix(gnu, "vmull"):
+		return 5
+	}
+	return 3
+}
+
+// neon appends a NEON instruction as WORD, with what it reads and writes.
+func (f *Func) neon(isa string, enc uint32, gnu string, in, out []string) *emit.Inst {
+	return f.Add(&emit.Inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: isa, In: in, Out: out, Latency: latency(gnu)})
+}
+
+// --- Bitwise logic (D or Q) ---
+
+func (f *Func) logic(name string, enc uint32, d, n, m Vec) *emit.Inst {
+	sameWidth(name, d, n, m)
+	return f.neon("NEON", enc|quad(d)|fields(d.D(), n.D(), m.D()),
+		fmt.Sprintf("%s %v, %v, %v", name, d, n, m), res(n, m), res(d))
+}
+
+// VEOR sets d = n ^ m.
+func (f *Func) VEOR(d, n, m Vec) { f.logic("veor", encVEOR, d, n, m) }
+
+// VAND sets d = n & m.
+func (f *Func) VAND(d, n, m Vec) { f.logic("vand", encVAND, d, n, m) }
+
+// VORR sets d = n | m.
+func (f *Func) VORR(d, n, m Vec) { f.logic("vorr", encVORR, d, n, m) }
+
+// VBIC sets d = n &^ m.
+func (f *Func) VBIC(d, n, m Vec) { f.logic("vbic", encVBIC, d, n, m) }
+
+// VORN sets d = n | ^m.
+func (f *Func) VORN(d, n, m Vec) { f.logic("vorn", encVORN, d, n, m) }
+
+// VBSL sets d = (d & n) | (^d & m): d selects bits from n where set, from m where clear.
+func (f *Func) VBSL(d, n, m Vec) { f.logic("vbsl", encVBSL, d, n, m).In = res(d, n, m) }
+
+// VMOV copies m to d (VORR d, m, m).
+func (f *Func) VMOV(d, m Vec) {
+	sameWidth("vmov", d, m)
+	f.neon("NEON", encVORR|quad(d)|fields(d.D(), m.D(), m.D()), fmt.Sprintf("vmov %v, %v", d, m), res(m), res(d))
+}
+
+// --- Polynomial multiplication ---
+
+// VMULLP8 multiplies the eight bytes of n by those of m, lane by lane,
+// carry-lessly, into eight 16-bit products in d (vmull.p8).
+func (f *Func) VMULLP8(d QReg, n, m DReg) {
+	f.neon("NEON", encVMULLP8|fields(d.D(), n.D(), m.D()), fmt.Sprintf("vmull.p8 %v, %v, %v", d, n, m), res(n, m), res(d))
+}
+
+// VMULLP64 multiplies n by m carry-lessly into the 128-bit d (vmull.p64,
+// the ARMv8 Crypto Extensions).
+func (f *Func) VMULLP64(d QReg, n, m DReg) {
+	f.neon("PMULL", encVMULLP64|fields(d.D(), n.D(), m.D()), fmt.Sprintf("vmull.p64 %v, %v, %v", d, n, m), res(n, m), res(d))
+}
+
+// --- Permutations ---
+
+// VEXT sets d to bytes imm.. of the pair m:n (n low): with n = m it
+// rotates n right by imm bytes; with n zero it shifts m left by
+// width-imm bytes (vext.8).
+func (f *Func) VEXT(d, n, m Vec, imm int) {
+	sameWidth("vext", d, n, m)
+	width := 8
+	if d.Quad() {
+		width = 16
+	}
+	need(imm >= 0 && imm < width, "vext: index %d out of range for %v", imm, d)
+	f.neon("NEON", encVEXT|uint32(imm)<<8|quad(d)|fields(d.D(), n.D(), m.D()),
+		fmt.Sprintf("vext.8 %v, %v, %v, #%d", d, n, m, imm), res(n, m), res(d))
+}
+
+// VTBL looks up each byte of m in the table of consecutive registers
+// (one to four) and writes the bytes to d; an index past the table gives 0.
+func (f *Func) VTBL(d DReg, table []DReg, m DReg) {
+	list := regList("vtbl", table)
+	f.neon("NEON", encVTBL|uint32(len(table)-1)<<8|fields(d.D(), table[0].D(), m.D()),
+		fmt.Sprintf("vtbl.8 %v, %s, %v", d, list, m), res(table, m), res(d))
+}
+
+func elemSize(op string, size int, allowed ...int) uint32 {
+	for i, a := range []int{8, 16, 32, 64} {
+		if a == size {
+			for _, b := range allowed {
+				if b == size {
+					return uint32(i)
+				}
+			}
+		}
+	}
+	need(false, "%s: element size %d not allowed (want one of %v)", op, size, allowed)
+	return 0
+}
+
+func (f *Func) pairwise(name string, enc uint32, size int, d, m Vec) {
+	sameWidth(name, d, m)
+	need(d.D() != m.D(), "%s: both operands are %v", name, d)
+	sz := elemSize(name, size, 8, 16, 32)
+	f.neon("NEON", enc|sz<<18|quad(d)|fields(d.D(), 0, m.D()),
+		fmt.Sprintf("%s.%d %v, %v", name, size, d, m), res(d, m), res(d, m))
+}
+
+// VUZP de-interleaves the elements of the pair d:m in place: d gets the
+// even-numbered elements, m the odd ones (vuzp.size).
+func (f *Func) VUZP(size int, d, m Vec) { f.pairwise("vuzp", encVUZP, size, d, m) }
+
+// VZIP interleaves the elements of d and m in place: d gets d[0], m[0],
+// d[1], m[1], ... and m the rest (vzip.size).
+func (f *Func) VZIP(size int, d, m Vec) { f.pairwise("vzip", encVZIP, size, d, m) }
+
+// VTRN transposes pairs of elements: d[2i+1] and m[2i] are exchanged (vtrn.size).
+func (f *Func) VTRN(size int, d, m Vec) { f.pairwise("vtrn", encVTRN, size, d, m) }
+
+// VREV64 reverses the elements of size bits within each doubleword of m into d.
+func (f *Func) VREV64(size int, d, m Vec) {
+	sameWidth("vrev64", d, m)
+	sz := elemSize("vrev64", size, 8, 16, 32)
+	f.neon("NEON", encVREV64|sz<<18|quad(d)|fields(d.D(), 0, m.D()),
+		fmt.Sprintf("vrev64.%d %v, %v", size, d, m), res(m), res(d))
+}
+
+// --- Shifts by an immediate ---
+
+func (f *Func) shift(name, suffix string, u, opc uint32, size int, d, m Vec, imm int, right bool) *emit.Inst {
+	sameWidth(name, d, m)
+	elemSize(name, size, 8, 16, 32, 64)
+	if right {
+		need(imm >= 1 && imm <= size, "%s: shift %d out of range 1..%d", name, imm, size)
+	} else {
+		need(imm >= 0 && imm < size, "%s: shift %d out of range 0..%d", name, imm, size-1)
+	}
+	return f.neon("NEON", encShift(u, opc, size, imm, right)|quad(d)|fields(d.D(), 0, m.D()),
+		fmt.Sprintf("%s.%s%d %v, %v, #%d", name, suffix, size, d, m, imm), res(m), res(d))
+}
+
+// VSHR shifts each element of m right (logical) by imm into d (vshr.u).
+func (f *Func) VSHR(size int, d, m Vec, imm int) { f.shift("vshr", "u", 1, 0x0, size, d, m, imm, true) }
+
+// VSHL shifts each element of m left by imm into d (vshl.i).
+func (f *Func) VSHL(size int, d, m Vec, imm int) {
+	f.shift("vshl", "i", 0, 0x5, size, d, m, imm, false)
+}
+
+// VSRI shifts each element of m right by imm and inserts it into d,
+// keeping d's top imm bits (vsri).
+func (f *Func) VSRI(size int, d, m Vec, imm int) {
+	f.shift("vsri", "", 1, 0x4, size, d, m, imm, true).In = res(d, m)
+}
+
+// VSLI shifts each element of m left by imm and inserts it into d,
+// keeping d's low imm bits (vsli).
+func (f *Func) VSLI(size int, d, m Vec, imm int) {
+	f.shift("vsli", "", 1, 0x5, size, d, m, imm, false).In = res(d, m)
+}
+
+// --- Immediates ---
+
+// VMOVI8 sets every byte of d to imm (vmov.i8).
+func (f *Func) VMOVI8(d Vec, imm uint8) {
+	f.neon("NEON", encModImm(0, 0xe, uint32(imm))|quad(d)|fields(d.D(), 0, 0), fmt.Sprintf("vmov.i8 %v, #0x%02x", d, imm), nil, res(d))
+}
+
+// VMOVI64 sets every doubleword of d to imm, each of whose bytes must be
+// 0x00 or 0xff (vmov.i64).
+func (f *Func) VMOVI64(d Vec, imm uint64) {
+	var abcdefgh uint32
+	for i := 0; i < 8; i++ {
+		switch b := byte(imm >> (8 * i)); b {
+		case 0xff:
+			abcdefgh |= 1 << i
+		case 0:
+		default:
+			need(false, "vmov.i64: byte %d of %#x is %#x; want 0x00 or 0xff", i, imm, b)
+		}
+	}
+	f.neon("NEON", encModImm(1, 0xe, abcdefgh)|quad(d)|fields(d.D(), 0, 0), fmt.Sprintf("vmov.i64 %v, #0x%016x", d, imm), nil, res(d))
+}
+
+// --- Loads and stores ---
+
+func regList(op string, list []DReg) string {
+	need(len(list) >= 1 && len(list) <= 4, "%s: %d registers in the list; want 1 to 4", op, len(list))
+	var s []string
+	for i, d := range list {
+		need(int(d) == int(list[0])+i, "%s: list registers must be consecutive, got %v after %v", op, d, list[0])
+		s = append(s, d.String())
+	}
+	return "{" + strings.Join(s, ", ") + "}"
+}
+
+// Regs returns the D registers of qs in order, as a register list:
+// Regs(Q1, Q2) is d2, d3, d4, d5.
+func Regs(qs ...QReg) []DReg {
+	var out []DReg
+	for _, q := range qs {
+		out = append(out, q.Lo(), q.Hi())
+	}
+	return out
+}
+
+// Post says how a load or store updates its base register.
+type Post struct {
+	kind int // 0: none, 1: by the transfer size, 2: by a register
+	inc  Reg
+}
+
+// The updates of the base register.
+var (
+	NoUpdate = Post{}        // [Rn]
+	Advance  = Post{kind: 1} // [Rn]!: Rn += the bytes transferred
+)
+
+// AdvanceBy is [Rn], Rm: Rn += Rm after the transfer.
+func AdvanceBy(r Reg) Post { r.check(); return Post{kind: 2, inc: r} }
+
+func (p Post) rm() uint32 {
+	switch p.kind {
+	case 1:
+		return 13
+	case 2:
+		return uint32(p.inc)
+	}
+	return 15
+}
+
+func (p Post) gnu(base Reg) string {
+	switch p.kind {
+	case 1:
+		return fmt.Sprintf("[%s]!", base.gnuText())
+	case 2:
+		return fmt.Sprintf("[%s], %s", base.gnuText(), p.inc.gnuText())
+	}
+	return fmt.Sprintf("[%s]", base.gnuText())
+}
+
+// VLD1 loads the consecutive registers of list from (base), bytes in
+// memory order (vld1.8), which needs no alignment.
+func (f *Func) VLD1(list []DReg, base Reg, post Post) {
+	base.check()
+	l := regList("vld1", list)
+	in, out := res(base, "mem"), res(list)
+	if post.kind == 2 {
+		in = append(in, post.inc.String())
+	}
+	if post.kind != 0 {
+		out = append(out, base.String())
+	}
+	f.neon("NEON", encLdSt(true, len(list), base, list[0], post.rm()), fmt.Sprintf("vld1.8 %s, %s", l, post.gnu(base)), in, out)
+}
+
+// VST1 stores the consecutive registers of list to (base) (vst1.8).
+func (f *Func) VST1(list []DReg, base Reg, post Post) {
+	base.check()
+	l := regList("vst1", list)
+	in, out := res(list, base, "mem"), []string{"mem"}
+	if post.kind == 2 {
+		in = append(in, post.inc.String())
+	}
+	if post.kind != 0 {
+		out = append(out, base.String())
+	}
+	f.neon("NEON", encLdSt(false, len(list), base, list[0], post.rm()), fmt.Sprintf("vst1.8 %s, %s", l, post.gnu(base)), in, out)
+}
+
+// --- General-purpose registers and control flow (Go syntax) ---
+
+func (f *Func) scalar(goOp string, goArgs []string, gnu string, in, out []string) *emit.Inst {
+	return f.Add(&emit.Inst{Op: goOp, Args: goArgs, GNU: gnu, In: in, Out: out, Latency: 1})
+}
+
+// armImm reports whether v is an A32 data-processing immediate: an 8-bit
+// value rotated right by an even amount.
+func armImm(v uint32) bool {
+	for rot := 0; rot < 32; rot += 2 {
+		if (v<<rot|v>>(32-rot))&^0xff == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// LoadArg loads the argument a (see Func.Arg) into r: MOVW name+off(FP), Rr.
+func (f *Func) LoadArg(a Arg, r Reg) {
+	r.check()
+	f.scalar("MOVW", []string{a.asm(), r.String()}, "", res("mem"), res(r))
+}
+
+// LoadAddr loads the address of the DATA section g into r (from a literal pool).
+func (f *Func) LoadAddr(g *Global, r Reg) {
+	r.check()
+	f.scalar("MOVW", []string{"$" + g.Sym() + "(SB)", r.String()}, "", nil, res(r))
+}
+
+// MOVW copies register s to r.
+func (f *Func) MOVW(s, r Reg) {
+	s.check()
+	r.check()
+	f.scalar("MOVW", []string{s.String(), r.String()}, fmt.Sprintf("mov %s, %s", r.gnuText(), s.gnuText()), res(s), res(r))
+}
+
+func (f *Func) arith(goOp, gnuOp string, imm int, n, d Reg) *emit.Inst {
+	n.check()
+	d.check()
+	need(imm >= 0 && armImm(uint32(imm)), "%s: %d is not an A32 immediate", goOp, imm)
+	return f.scalar(goOp, []string{fmt.Sprintf("$%d", imm), n.String(), d.String()},
+		fmt.Sprintf("%s %s, %s, #%d", gnuOp, d.gnuText(), n.gnuText(), imm), res(n), res(d))
+}
+
+// ADD sets d = n + imm.
+func (f *Func) ADD(imm int, n, d Reg) { f.arith("ADD", "add", imm, n, d) }
+
+// SUB sets d = n - imm.
+func (f *Func) SUB(imm int, n, d Reg) { f.arith("SUB", "sub", imm, n, d) }
+
+// SUBS sets d = n - imm and the condition flags (Go: SUB.S).
+func (f *Func) SUBS(imm int, n, d Reg) {
+	i := f.arith("SUB.S", "subs", imm, n, d)
+	i.Out = append(i.Out, "flags")
+}
+
+// BIC sets d = n &^ imm.
+func (f *Func) BIC(imm int, n, d Reg) { f.arith("BIC", "bic", imm, n, d) }
+
+// CMP compares n with imm, setting the flags for a following conditional branch.
+func (f *Func) CMP(imm int, n Reg) {
+	n.check()
+	need(imm >= 0 && armImm(uint32(imm)), "CMP: %d is not an A32 immediate", imm)
+	f.scalar("CMP", []string{fmt.Sprintf("$%d", imm), n.String()}, fmt.Sprintf("cmp %s, #%d", n.gnuText(), imm), res(n), []string{"flags"})
+}
+
+func (f *Func) branch(goOp, gnuOp, label string) {
+	f.Add(&emit.Inst{Op: goOp, Args: []string{label}, GNU: gnuOp + " " + label,
+		Branch: true, Conditional: goOp != "B", Target: label, In: []string{"flags"}})
+}
+
+// B jumps to label.
+func (f *Func) B(label string) { f.branch("B", "b", label) }
+
+// BEQ jumps to label if the last comparison found equality (Z set).
+func (f *Func) BEQ(label string) { f.branch("BEQ", "beq", label) }
+
+// BNE jumps to label if Z is clear.
+func (f *Func) BNE(label string) { f.branch("BNE", "bne", label) }
+
+// BHS jumps to label if the comparison was unsigned >= (carry set).
+func (f *Func) BHS(label string) { f.branch("BHS", "bhs", label) }
+
+// BLO jumps to label if the comparison was unsigned < (carry clear).
+func (f *Func) BLO(label string) { f.branch("BLO", "blo", label) }
+
+// RET returns. (Go assembles it as ADD $0, R14, R15; it has no GNU form here.)
+func (f *Func) RET() { f.Add(&emit.Inst{Op: "RET", Terminal: true}) }
+
+// VLDR loads the 8 bytes at off(base) into d (the VFP load; off is a
+// multiple of 4 below 1024, and the address must be 4-byte aligned).
+func (f *Func) VLDR(d DReg, base Reg, off int) {
+	base.check()
+	need(off >= 0 && off < 1024 && off%4 == 0, "vldr: offset %d is not a multiple of 4 in 0..1020", off)
+	f.neon("NEON", 0xed900b00|uint32(base)<<16|uint32(off/4)|fields(d.D(), 0, 0),
+		fmt.Sprintf("vldr %v, [%s, #%d]", d, base.gnuText(), off), res(base, "mem"), res(d))
+}
