@@ -27,6 +27,9 @@ type emitter struct {
 	bswapMem   Mem                           // the PSHUFB byte-swap indexes
 
 	model []ringEvent // ring accesses, in emission order
+
+	lanes int       // blocks per vector register: 1, or 2 for the pair kernel
+	pair  *pairPlan // the pair kernel's buffers and pointers, else nil
 }
 
 // Generate emits the kernel block<ISA>(h *[5]uint32, p []byte) into ctx
@@ -54,6 +57,7 @@ func generate(ctx *build.Context, isa ISA, p Params, name string) error {
 		bswap: reg.X10,
 		tmp:   reg.R13L, scratch: reg.R13,
 		hp: reg.R9, ptr: reg.R10, end: reg.R11, next: reg.R12,
+		lanes: 1,
 	}
 	e.constants()
 	return e.function(name)
@@ -65,14 +69,15 @@ func (e *emitter) constants() {
 	c := e.ctx
 	e.ktab = c.StaticGlobal("sha1K")
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < 16; i++ {
-		c.AddDatum(4*i, U32(roundK(20*(i/4))))
+	per := 4 * e.lanes // copies of each K
+	for i := 0; i < 4*per; i++ {
+		c.AddDatum(4*i, U32(roundK(20*(i/per))))
 	}
 	mask := c.StaticGlobal("sha1Bswap")
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < 4; i++ {
+	for i := 0; i < 4*e.lanes; i++ {
 		// Little-endian word i holds the byte indexes 4i+3, 4i+2, 4i+1, 4i.
-		b := uint32(4 * i)
+		b := uint32(4 * (i % 4))
 		c.AddDatum(4*i, U32(b+3|(b+2)<<8|(b+1)<<16|b<<24))
 	}
 	e.bswapMem = mask

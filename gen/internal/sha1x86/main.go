@@ -26,7 +26,11 @@ func Main(newISA func(*build.Context) ISA) {
 		os.Exit(2)
 	}
 	ctx.ConstraintExpr("amd64,!purego")
-	if err := Generate(ctx, isa, p); err != nil {
+	gen := Generate
+	if isa.Name() == "avx2" {
+		gen = func(ctx *build.Context, _ ISA, p Params) error { return GenerateAVX2(ctx, p, "blockAVX2") }
+	}
+	if err := gen(ctx, isa, p); err != nil {
 		avogen.Fatal(name, err)
 	}
 	if err := avogen.Write(ctx, *out, *pkg, avogen.Command(os.Args[1:])); err != nil {

@@ -40,7 +40,7 @@ func (e *emitter) groupSteps(g int, src reg.Register) []step {
 		steps = []step{
 			func() {
 				e.comment("W[%d..%d]: load and byte-swap", 4*g, 4*g+3)
-				x.Load(w, Mem{Base: src, Disp: 16 * g})
+				e.loadGroup(w, src, g)
 			},
 			func() { x.Shuffle(w, w, e.bswap) },
 		}
@@ -117,13 +117,30 @@ func (e *emitter) chunk(steps []step, c int) []step {
 }
 
 // kConst is the memory operand holding K for word t, replicated four times.
-func (e *emitter) kConst(t int) Mem { return e.ktab.Offset(16 * (t / 20)) }
+func (e *emitter) kConst(t int) Mem { return e.ktab.Offset(e.lanes * 16 * (t / 20)) }
+
+// loadGroup loads the message words 4g..4g+3 of the block at src into w:
+// with two lanes, those of the pair's second block (at the pair's hi
+// pointer) into the high lane.
+func (e *emitter) loadGroup(w reg.VecPhysical, src reg.Register, g int) {
+	m := Mem{Base: src, Disp: 16 * g}
+	if e.pair == nil {
+		e.isa.Load(w, m)
+		return
+	}
+	e.isa.Load(w.AsX().(reg.VecPhysical), m)
+	e.ctx.VINSERTI128(U8(1), Mem{Base: e.pair.hi, Disp: 16 * g}, w, w)
+}
 
 // slot is the ring memory holding W[t]+K for t..t+3 (t a multiple of 4).
 func (e *emitter) slot(t int) Mem { return e.ring.Offset(4 * (t % ringWords)) }
 
 // storeWK stores W[t..t+3]+K into the ring and records it in the model.
 func (e *emitter) storeWK(t int, v reg.VecPhysical) {
+	if e.pair != nil {
+		e.isa.Store(e.pair.slot(e.pair.next, t%80), v)
+		return
+	}
 	e.isa.Store(e.slot(t), v)
 	e.model = append(e.model, ringEvent{write: true, word: t})
 }

@@ -47,12 +47,16 @@ func TestSweep(t *testing.T) {
 	table.WriteString("var variants = []variant{\n")
 	n := 0
 	for _, p := range variants {
-		for _, isa := range []func(*build.Context) ISA{SSSE3, AVX} {
+		for _, isa := range []func(*build.Context) ISA{SSSE3, AVX, AVX2} {
 			ctx := build.NewContext()
 			ctx.ConstraintExpr("amd64")
 			x := isa(ctx)
 			name := fmt.Sprintf("block%d", n)
-			if err := GenerateFunc(ctx, x, p, name); err != nil {
+			gen := GenerateFunc
+			if x.Name() == "avx2" {
+				gen = func(ctx *build.Context, _ ISA, p Params, name string) error { return GenerateAVX2(ctx, p, name) }
+			}
+			if err := gen(ctx, x, p, name); err != nil {
 				t.Fatalf("%s %s: %v", x.Name(), p, err)
 			}
 			out := filepath.Join(dir, fmt.Sprintf("v%d_amd64.s", n))
@@ -61,8 +65,11 @@ func TestSweep(t *testing.T) {
 			}
 			fmt.Fprintf(&decl, "//go:noescape\nfunc %s(h *[5]uint32, p []byte)\n\n", name)
 			avail := "cpu.X86.HasSSE2 && cpu.X86.HasSSSE3"
-			if x.Name() == "avx" {
+			switch x.Name() {
+			case "avx":
 				avail = "cpu.X86.HasAVX"
+			case "avx2":
+				avail = "cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2"
 			}
 			fmt.Fprintf(&table, "\t{%q, %s, %s},\n", x.Name()+" "+p.String(), name, avail)
 			n++
