@@ -21,6 +21,7 @@ const (
 	kernelGeneric kernelID = iota
 	kernelSSSE3
 	kernelAVX
+	kernelSHANI
 )
 
 // kernels lists every implementation built into this binary, preferred
@@ -41,6 +42,9 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the block function chosen at init for this CPU:
-// "avx", "ssse3" or "generic". The choice follows golang.org/x/sys/cpu, so a
-// GODEBUG setting such as GODEBUG=cpu.avx=off forces a slower kernel.
+// "shani", "avx", "ssse3" or "generic". The choice follows
+// golang.org/x/sys/cpu and, for the SHA extensions, which that package does
+// not report, CPUID and GODEBUG's cpu.sha key as the Go runtime reads them;
+// so a GODEBUG setting such as GODEBUG=cpu.sha=off or cpu.avx=off forces a
+// slower kernel.
 func Kernel() string { return active.name }
