@@ -7,3 +7,5 @@ package ghash
 // The 32-bit arm kernels come from the same description (-arch arm).
 //go:generate go run github.com/simdhash/simdhash/gen/ghash_neon -arch arm -out ghash_arm.s
 
+// The amd64 kernels: see gen/ghash_pclmul.
+//go:generate go run github.com/simdhash/simdhash/gen/ghash_pclmul -out ghash_amd64.s

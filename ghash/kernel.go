@@ -36,8 +36,11 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the implementation chosen at init for this
-// CPU: "pmull", "neon" or "generic". The choice follows golang.org/x/sys/cpu,
-// so GODEBUG=cpu.pmull=off forces "neon" on arm64.
+// CPU: "pmull" or "neon" on arm64 and 32-bit arm, "pclmulavx" or "pclmul"
+// on amd64, or "generic". The choice follows golang.org/x/sys/cpu, so
+// GODEBUG=cpu.pmull=off forces "neon" on arm64, and on amd64
+// GODEBUG=cpu.avx=off forces "pclmul" and GODEBUG=cpu.pclmulqdq=off
+// "generic".
 func Kernel() string { return active.name }
 
 // expandedKey holds what the kernels precompute from H. Each kernel fills

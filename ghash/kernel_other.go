@@ -1,4 +1,4 @@
-//go:build (!arm64 && !arm) || purego
+//go:build (!arm64 && !amd64 && !arm) || purego
 
 package ghash
 

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/internal/ref"
+)
+
+// vec128 is an XMM register as two 64-bit halves: [0] low, [1] high.
+type vec128 [2]uint64
+
+// model implements isa on a model of the registers, so that the
+// arithmetic of the description (product and reduce) is checked against
+// the SP 800-38D reference without a CPU that has PCLMULQDQ. Memory
+// operations are not modelled.
+type model struct{ r map[reg.VecPhysical]vec128 }
+
+func (m *model) suffix() string                      { return "Model" }
+func (m *model) copy(dst, a reg.VecPhysical)         { m.r[dst] = m.r[a] }
+func (m *model) load(reg.VecPhysical, Mem)           { panic("not modelled") }
+func (m *model) load64(reg.VecPhysical, Mem)         { panic("not modelled") }
+func (m *model) store(Mem, reg.VecPhysical)          { panic("not modelled") }
+func (m *model) store64(Mem, reg.VecPhysical)        { panic("not modelled") }
+func (m *model) shuffle(dst, a, idx reg.VecPhysical) { panic("not modelled") }
+func (m *model) zero(dst reg.VecPhysical)            { m.r[dst] = vec128{} }
+func (m *model) swap(dst, a reg.VecPhysical)         { v := m.r[a]; m.r[dst] = vec128{v[1], v[0]} }
+func (m *model) low(dst, a reg.VecPhysical)          { m.r[dst] = vec128{m.r[a][0], 0} }
+
+func (m *model) xor(dst, a, b reg.VecPhysical) {
+	x, y := m.r[a], m.r[b]
+	m.r[dst] = vec128{x[0] ^ y[0], x[1] ^ y[1]}
+}
+
+// clmul: PCLMULQDQ's imm bit 0 picks a's half, bit 4 b's.
+func (m *model) clmul(dst, a, b reg.VecPhysical, imm uint8) {
+	hi, lo := ref.ClMul64(m.r[a][imm&1], m.r[b][imm>>4&1])
+	m.r[dst] = vec128{lo, hi}
+}
+
+func (m *model) shl(dst, a reg.VecPhysical, n int) {
+	if n != 8 {
+		panic("only 8-byte shifts are modelled")
+	}
+	m.r[dst] = vec128{0, m.r[a][0]}
+}
+
+func (m *model) shr(dst, a reg.VecPhysical, n int) {
+	if n != 8 {
+		panic("only 8-byte shifts are modelled")
+	}
+	m.r[dst] = vec128{m.r[a][1], 0}
+}
+
+// reflected returns an SP 800-38D block as the kernels hold it after the
+// byte reversal: the big-endian 128-bit integer.
+func reflected(b [16]byte) vec128 {
+	return vec128{binary.BigEndian.Uint64(b[8:]), binary.BigEndian.Uint64(b[:8])}
+}
+
+// twisted returns H·x^-1 in the reflected form: one bit left, the bit
+// shifted out folded back in as x^-1 (bits 127, 126, 121 and 0).
+func twisted(h [16]byte) vec128 {
+	v := reflected(h)
+	carry := v[1] >> 63
+	v[1] = v[1]<<1 | v[0]>>63
+	v[0] <<= 1
+	if carry != 0 {
+		v[1] ^= 0xc2 << 56
+		v[0] ^= 1
+	}
+	return v
+}
+
+// mulModel runs product (with x as the first block) and reduce on the
+// model: the description's a·b for a data value a and a twisted key b.
+func mulModel(a, b vec128) vec128 {
+	ctx := build.NewContext()
+	ctx.Function("model")
+	m := &model{r: map[reg.VecPhysical]vec128{}}
+	d := &desc{ctx: ctx, isa: m, r: plan}
+	m.r[plan.poly] = vec128{polyConst, 0}
+	m.r[plan.x], m.r[plan.k] = a, b
+	m.r[plan.s] = vec128{b[0] ^ b[1], 0}
+	d.product(plan.x, plan.k, plan.s, true)
+	d.reduce(plan.y)
+	return m.r[plan.y]
+}
+
+// The description multiplies in GF(2^128) as SP 800-38D does, with the key
+// twisted as ghash/kernel_amd64.go twists it.
+func TestProductReduce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	random := func() (b [16]byte) {
+		binary.LittleEndian.PutUint64(b[:8], rng.Uint64())
+		binary.LittleEndian.PutUint64(b[8:], rng.Uint64())
+		return b
+	}
+	one := [16]byte{0: 0x80}
+	cases := [][2][16]byte{{one, one}, {one, random()}, {random(), one}}
+	for i := 0; i < 200; i++ {
+		cases = append(cases, [2][16]byte{random(), random()})
+	}
+	for _, c := range cases {
+		x, h := c[0], c[1]
+		want := reflected(ref.GHASHMul(x, h))
+		if got := mulModel(reflected(x), twisted(h)); got != want {
+			t.Fatalf("X = %x, H = %x: got %016x%016x, want %016x%016x", x, h, got[1], got[0], want[1], want[0])
+		}
+		// A twisted power times a twisted key is the twisted product,
+		// the way ghashPowers builds H^2..H^8.
+		if got, want := mulModel(twisted(x), twisted(h)), twisted(ref.GHASHMul(x, h)); got != want {
+			t.Fatalf("twisted X·H: got %016x%016x, want %016x%016x", got[1], got[0], want[1], want[0])
+		}
+	}
+}
+
+// The generator describes every function without an error from avo.
+func TestGenerate(t *testing.T) {
+	ctx := build.NewContext()
+	ctx.Package("github.com/simdhash/simdhash/ghash")
+	ctx.ConstraintExpr("amd64,!purego")
+	generate(ctx)
+	if _, err := ctx.Result(); err != nil {
+		t.Fatal(err)
+	}
+}
