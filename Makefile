@@ -1,0 +1,91 @@
+# simdhash build, test and benchmark targets (GNU make). `make help` lists them.
+# The longer shell logic lives in scripts/*.sh; each script also runs on its own.
+
+GO       ?= go
+COUNT    ?= 10
+FUZZTIME ?= 30s
+BENCHOUT ?= bench.txt
+# Files for `make benchstat`, e.g. make benchstat FILES='old.txt new.txt'.
+FILES    ?= $(BENCHOUT)
+BENCHSTAT ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+
+export GO FUZZTIME
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+# The steps of `make test` must run one after another, in order, even under -j.
+.NOTPARALLEL:
+.DEFAULT_GOAL := all
+
+# $(call step,NAME,WHAT): the header line each step prints.
+step = @printf '\n==> %s  %s: %s\n' "$$(date +%T)" '$(1)' '$(2)'
+
+.PHONY: all help generate check-generated test test-quick speed-short \
+	deps vet test-native test-purego check-imports test-emulated \
+	fuzz bench benchstat mca clean
+
+all: generate test-quick speed-short ## generate, quick native tests, short speed table
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:[^#]*## /\t/' | expand -t 18
+
+generate: ## regenerate every generated .s (go generate ./...)
+	$(call step,generate,$(GO) generate ./...)
+	$(GO) generate ./...
+
+check-generated: ## fail if the committed generated files differ from what go generate writes
+	$(call step,check-generated,delete the generated files and regenerate them)
+	bash scripts/check-generated.sh
+
+test-quick: ## native go test -short ./...
+	$(call step,test-quick,$(GO) test -short ./...)
+	$(GO) test -short ./...
+
+speed-short: ## a short speed table of the sha1 and ghash kernels
+	$(call step,speed-short,MB/s at 64 and 8192 bytes)
+	bash scripts/speed.sh
+
+# Everything CI runs (.ci/run), in this order.
+test: deps check-generated vet test-native test-purego check-imports test-emulated ## everything: what CI runs
+
+deps: ## install qemu-user and aarch64 binutils if missing, download modules
+	$(call step,deps,install what is missing)
+	bash scripts/deps.sh
+
+vet: ## go vet on amd64, 386, arm, arm64, riscv64, ppc64le, s390x, js/wasm and purego
+	$(call step,vet,go vet on every target)
+	bash scripts/vet.sh
+
+test-native: ## native go test ./... (full, not -short)
+	$(call step,test-native,$(GO) test -count=1 ./...)
+	$(GO) test -count=1 ./...
+
+test-purego: ## go test -tags purego ./...
+	$(call step,test-purego,$(GO) test -count=1 -tags purego ./...)
+	$(GO) test -count=1 -tags purego ./...
+
+check-imports: ## fail if ./sha1 or ./ghash depend on avo
+	$(call step,check-imports,go list -deps ./sha1 ./ghash must not include avo)
+	bash scripts/check-imports.sh
+
+test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU models
+	$(call step,test-emulated,qemu user-mode runs with -test.short)
+	bash scripts/test-emulated.sh
+
+fuzz: ## every Fuzz target of sha1 and ghash, FUZZTIME (30s) each
+	$(call step,fuzz,every Fuzz target for $(FUZZTIME))
+	bash scripts/fuzz.sh ./sha1 ./ghash
+
+bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt)
+	$(call step,bench,$(GO) test -bench . -count $(COUNT) into $(BENCHOUT))
+	$(GO) test -run '^$$' -bench . -count $(COUNT) ./sha1 ./ghash | tee $(BENCHOUT)
+
+benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.txt'
+	$(GO) run $(BENCHSTAT) $(FILES)
+
+mca: ## llvm-mca estimate of the kernels (scripts/mca.sh), MCA_ARGS passed on
+	@test -f scripts/mca.sh || { echo 'mca: scripts/mca.sh does not exist yet' >&2; exit 1; }
+	bash scripts/mca.sh $(MCA_ARGS)
+
+clean: ## remove bench output and stray test binaries
+	rm -f $(BENCHOUT) *.test sha1/*.test ghash/*.test cpu.out mem.out

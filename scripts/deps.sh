@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Installs the system tools that `make test` needs and are missing:
+#   qemu-user                   qemu-x86_64, qemu-aarch64, qemu-arm (emulated test runs)
+#   binutils-aarch64-linux-gnu  aarch64-linux-gnu-as (the ghash encoding tests)
+#   binutils-arm-linux-gnueabihf arm-linux-gnueabihf-as (the 32-bit arm encoding tests)
+# and downloads the Go modules. Debian/Ubuntu only (apt-get). Uses sudo only
+# when not root. DEPS_FORCE=1 installs the packages even if the tools exist.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+
+if ! command -v "$GO" >/dev/null 2>&1; then
+	echo "deps: '$GO' not found: install Go 1.26 (https://go.dev/dl/) and put it on PATH" >&2
+	exit 1
+fi
+echo "deps: $("$GO" version)"
+
+pkgs=()
+need() { # need PACKAGE TOOL...: queue PACKAGE if any TOOL is missing
+	local pkg=$1 tool
+	shift
+	for tool in "$@"; do
+		if [[ ${DEPS_FORCE:-} == 1 ]] || ! command -v "$tool" >/dev/null 2>&1; then
+			pkgs+=("$pkg")
+			return
+		fi
+	done
+}
+need qemu-user qemu-x86_64 qemu-aarch64 qemu-arm
+need binutils-aarch64-linux-gnu aarch64-linux-gnu-as
+need binutils-arm-linux-gnueabihf arm-linux-gnueabihf-as arm-linux-gnueabihf-objdump
+
+if ((${#pkgs[@]})); then
+	echo "deps: installing ${pkgs[*]}"
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "deps: no apt-get here: install ${pkgs[*]} (or their equivalents) by hand" >&2
+		exit 1
+	fi
+	sudo=()
+	if [[ $(id -u) != 0 ]]; then
+		if ! command -v sudo >/dev/null 2>&1; then
+			echo "deps: not root and no sudo: run 'apt-get install qemu-user binutils-aarch64-linux-gnu binutils-arm-linux-gnueabihf' as root" >&2
+			exit 1
+		fi
+		sudo=(sudo -n) # -n: fail instead of prompting when there is no terminal (CI)
+		[[ -t 0 ]] && sudo=(sudo)
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
+	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${pkgs[@]}" </dev/null
+fi
+
+for tool in qemu-x86_64 qemu-aarch64 qemu-arm aarch64-linux-gnu-as arm-linux-gnueabihf-as; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "deps: $tool is still missing after the install" >&2
+		exit 1
+	fi
+done
+echo "deps: $(qemu-x86_64 --version | head -n1)"
+echo "deps: $(aarch64-linux-gnu-as --version | head -n1)"
+echo "deps: $(arm-linux-gnueabihf-as --version | head -n1)"
+
+# Fetch the modules now, so that a proxy failure shows up here and not as a
+# confusing build error later.
+"$GO" mod download
+echo "deps: ok"
