@@ -19,11 +19,13 @@
 // The block loop has several implementations ("kernels"), chosen once at
 // init from the CPU's features; Kernel reports which one is in use:
 //
-//   - "pmull" (arm64): the 64x64-bit carry-less multiply PMULL.1Q of the
-//     ARMv8 Crypto Extensions.
-//   - "neon" (arm64 without PMULL.1Q): the 8x8-bit PMULL.8H that every
-//     Advanced SIMD unit has, combined into 64x64-bit products as in
-//     Câmara, Gouvêa, López and Dahab (2013).
+//   - "pmull" (arm64 and 32-bit arm): the 64x64-bit carry-less multiply
+//     PMULL.1Q (vmull.p64) of the ARMv8 Crypto Extensions.
+//   - "neon" (arm64 and 32-bit arm without it): the 8x8-bit PMULL.8H
+//     (vmull.p8) that every Advanced SIMD unit has, combined into 64x64-bit
+//     products as in Câmara, Gouvêa, López and Dahab (2013).
+//   - "pclmul" (amd64 with AVX) and "pclmul-sse" (amd64 without AVX): the
+//     64x64-bit carry-less multiply PCLMULQDQ, eight blocks per reduction.
 //   - "generic" (everywhere): portable Go with integer multiplies (see
 //     generic.go for the method).
 //
@@ -48,7 +50,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash"
-	"sync"
 )
 
 // Size is the length of a GHASH value in bytes.
@@ -90,7 +91,7 @@ func New(key *[16]byte) *Hash {
 // newHash returns a Hash with key H = *key that uses the kernel k.
 func newHash(k *kernel, key *[16]byte) *Hash {
 	h := &Hash{kern: k}
-	k.expand(&h.key, key)
+	expandWith(k, &h.key, key)
 	return h
 }
 
@@ -109,11 +110,11 @@ func (h *Hash) Write(p []byte) (int, error) {
 		if h.n < BlockSize {
 			return n, nil
 		}
-		h.kern.update(&h.y, &h.key, h.buf[:])
+		updateWith(h.kern, &h.y, &h.key, h.buf[:])
 		h.n = 0
 	}
 	if whole := len(p) &^ (BlockSize - 1); whole > 0 {
-		h.kern.update(&h.y, &h.key, p[:whole])
+		updateWith(h.kern, &h.y, &h.key, p[:whole])
 		p = p[whole:]
 	}
 	h.n = copy(h.buf[:], p)
@@ -132,7 +133,7 @@ func (h *Hash) Sum(b []byte) []byte {
 	if h.n > 0 {
 		h.tail = [BlockSize]byte{}
 		copy(h.tail[:], h.buf[:h.n])
-		h.kern.update(&h.sum, &h.key, h.tail[:])
+		updateWith(h.kern, &h.sum, &h.key, h.tail[:])
 	}
 	return append(b, h.sum[:]...)
 }
@@ -166,11 +167,7 @@ func Sum(key *[16]byte, additionalData, ciphertext []byte) [Size]byte {
 	if key == nil {
 		return [Size]byte{}
 	}
-	k := active
-	if k.name == genericName {
-		return sumGeneric(key, additionalData, ciphertext)
-	}
-	return sumKernel(k, key, additionalData, ciphertext)
+	return sum(active, key, additionalData, ciphertext)
 }
 
 // genericName is the name of the always-available kernel, kernels[len-1].
@@ -184,56 +181,22 @@ func lengthBlock(a, c []byte) [BlockSize]byte {
 	return b
 }
 
-// sumGeneric is Sum for the generic kernel, with direct calls, so that its
-// temporaries stay on the stack. (Calls through the kernel's function values
-// make every pointer argument escape, and would cost an allocation per Sum.)
-func sumGeneric(key *[16]byte, a, c []byte) [Size]byte {
+// sum is Sum with kernel k. Its temporaries stay on its stack: expandWith
+// and updateWith make direct calls.
+func sum(k *kernel, key *[16]byte, a, c []byte) [Size]byte {
 	var ek expandedKey
-	expandGeneric(&ek, key)
+	expandWith(k, &ek, key)
 	var y, tail [BlockSize]byte
 	for _, p := range [2][]byte{a, c} {
 		whole := len(p) &^ (BlockSize - 1)
-		updateGeneric(&y, &ek, p[:whole])
+		updateWith(k, &y, &ek, p[:whole])
 		if whole < len(p) {
 			tail = [BlockSize]byte{}
 			copy(tail[:], p[whole:])
-			updateGeneric(&y, &ek, tail[:])
+			updateWith(k, &y, &ek, tail[:])
 		}
 	}
 	lb := lengthBlock(a, c)
-	updateGeneric(&y, &ek, lb[:])
-	return y
-}
-
-// sumState is the scratch space of sumKernel. It is reused through a pool
-// because the pointers passed to a kernel's function values escape.
-type sumState struct {
-	key      expandedKey
-	y, tail  [BlockSize]byte
-	lenBlock [BlockSize]byte
-}
-
-var sumPool = sync.Pool{New: func() any { return new(sumState) }}
-
-// sumKernel is Sum for any kernel k.
-func sumKernel(k *kernel, key *[16]byte, a, c []byte) [Size]byte {
-	s := sumPool.Get().(*sumState)
-	k.expand(&s.key, key)
-	s.y = [BlockSize]byte{}
-	for _, p := range [2][]byte{a, c} {
-		whole := len(p) &^ (BlockSize - 1)
-		k.update(&s.y, &s.key, p[:whole])
-		if whole < len(p) {
-			s.tail = [BlockSize]byte{}
-			copy(s.tail[:], p[whole:])
-			k.update(&s.y, &s.key, s.tail[:])
-		}
-	}
-	s.lenBlock = lengthBlock(a, c)
-	k.update(&s.y, &s.key, s.lenBlock[:])
-	y := s.y
-	// Leave no key material or data in the pool.
-	*s = sumState{}
-	sumPool.Put(s)
+	updateWith(k, &y, &ek, lb[:])
 	return y
 }

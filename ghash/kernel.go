@@ -7,8 +7,14 @@ package ghash
 // first). Each kernel expands H once per key into an expandedKey, in a layout
 // of its own, so that its loop does no per-call key work.
 type kernel struct {
-	name      string // reported by Kernel
-	available bool   // the CPU supports every extension it uses
+	name      string   // reported by Kernel
+	id        kernelID // which direct calls expandWith and updateWith make
+	available bool     // the CPU supports every extension it uses
+
+	// expand and update are the kernel's functions, for tests that call
+	// them directly; the package calls them through expandWith and
+	// updateWith, which switch on id. (A call through a func value makes
+	// escape analysis move every argument to the heap: Sum would allocate.)
 
 	// expand fills k from the hash key H.
 	expand func(k *expandedKey, h *[16]byte)
@@ -21,7 +27,7 @@ type kernel struct {
 // kernels lists every implementation built into this binary, preferred
 // first. The last entry is always the portable constant-time Go code.
 // Tests walk this list so that every kernel runs on one machine.
-var kernels = append(archKernels(), kernel{name: "generic", available: true, expand: expandGeneric, update: updateGeneric})
+var kernels = append(archKernels(), kernel{name: "generic", id: kernelGeneric, available: true, expand: expandGeneric, update: updateGeneric})
 
 // active is the kernel chosen once at init: the first available one.
 var active = firstAvailable()
@@ -36,11 +42,12 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the implementation chosen at init for this
-// CPU: "pmull" or "neon" on arm64 and 32-bit arm, "pclmulavx" or "pclmul"
-// on amd64, or "generic". The choice follows golang.org/x/sys/cpu, so
-// GODEBUG=cpu.pmull=off forces "neon" on arm64, and on amd64
-// GODEBUG=cpu.avx=off forces "pclmul" and GODEBUG=cpu.pclmulqdq=off
-// "generic".
+// CPU: "pmull" or "neon" on arm64 and 32-bit arm; "pclmul" (VEX encodings,
+// on CPUs with AVX) or "pclmul-sse" (the same code in SSE encodings, for
+// CPUs without AVX) on amd64; or "generic". The choice follows
+// golang.org/x/sys/cpu, so GODEBUG=cpu.pmull=off forces "neon" on arm64,
+// and on amd64 GODEBUG=cpu.avx=off forces "pclmul-sse" and
+// GODEBUG=cpu.pclmulqdq=off "generic".
 func Kernel() string { return active.name }
 
 // expandedKey holds what the kernels precompute from H. Each kernel fills
@@ -49,3 +56,14 @@ type expandedKey struct {
 	generic genericKey          // the generic kernel's (generic.go)
 	asm     [asmKeyWords]uint64 // the assembly kernels', in the layout their generator documents
 }
+
+// kernelID names a kernel for the switches in expandWith and updateWith.
+type kernelID uint8
+
+const (
+	kernelGeneric kernelID = iota
+	kernelPCLMUL
+	kernelPCLMULSSE
+	kernelPMULL
+	kernelNEON
+)

@@ -46,8 +46,8 @@ const (
 
 func archKernels() []kernel {
 	return []kernel{
-		{name: "pclmulavx", available: cpu.X86.HasAVX && cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE2, expand: expandPCLMUL, update: updatePCLMULAVX},
-		{name: "pclmul", available: cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE2 && cpu.X86.HasSSSE3, expand: expandPCLMUL, update: updatePCLMUL},
+		{name: "pclmul", id: kernelPCLMUL, available: cpu.X86.HasAVX && cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE2, expand: expandPCLMUL, update: updatePCLMULAVX},
+		{name: "pclmul-sse", id: kernelPCLMULSSE, available: cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE2 && cpu.X86.HasSSSE3, expand: expandPCLMUL, update: updatePCLMUL},
 	}
 }
 
@@ -88,4 +88,26 @@ func updatePCLMUL(y *[16]byte, k *expandedKey, p []byte) {
 func updatePCLMULAVX(y *[16]byte, k *expandedKey, p []byte) {
 	keyReady(k, p)
 	ghashPCLMULAVX(y, &k.asm, p)
+}
+
+// expandWith fills ek from H with kernel k's expansion.
+func expandWith(k *kernel, ek *expandedKey, h *[16]byte) {
+	switch k.id {
+	case kernelPCLMUL, kernelPCLMULSSE:
+		expandPCLMUL(ek, h)
+	default:
+		expandGeneric(ek, h)
+	}
+}
+
+// updateWith absorbs the whole blocks of p into y with kernel k.
+func updateWith(k *kernel, y *[16]byte, ek *expandedKey, p []byte) {
+	switch k.id {
+	case kernelPCLMUL:
+		updatePCLMULAVX(y, ek, p)
+	case kernelPCLMULSSE:
+		updatePCLMUL(y, ek, p)
+	default:
+		updateGeneric(y, ek, p)
+	}
 }

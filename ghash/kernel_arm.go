@@ -46,8 +46,8 @@ const (
 
 func archKernels() []kernel {
 	return []kernel{
-		{name: "pmull", available: cpu.ARM.HasPMULL && cpu.ARM.HasNEON, expand: expandPMULL, update: updatePMULL},
-		{name: "neon", available: cpu.ARM.HasNEON, expand: expandNEON, update: updateNEON},
+		{name: "pmull", id: kernelPMULL, available: cpu.ARM.HasPMULL && cpu.ARM.HasNEON, expand: expandPMULL, update: updatePMULL},
+		{name: "neon", id: kernelNEON, available: cpu.ARM.HasNEON, expand: expandNEON, update: updateNEON},
 	}
 }
 
@@ -130,5 +130,29 @@ func expandNEON(k *expandedKey, h *[16]byte) {
 			k.asm[w+1] = bits.RotateLeft64(op[1], -8*r)
 			w += 2
 		}
+	}
+}
+
+// expandWith fills ek from H with kernel k's expansion.
+func expandWith(k *kernel, ek *expandedKey, h *[16]byte) {
+	switch k.id {
+	case kernelPMULL:
+		expandPMULL(ek, h)
+	case kernelNEON:
+		expandNEON(ek, h)
+	default:
+		expandGeneric(ek, h)
+	}
+}
+
+// updateWith absorbs the whole blocks of p into y with kernel k.
+func updateWith(k *kernel, y *[16]byte, ek *expandedKey, p []byte) {
+	switch k.id {
+	case kernelPMULL:
+		updatePMULL(y, ek, p)
+	case kernelNEON:
+		updateNEON(y, ek, p)
+	default:
+		updateGeneric(y, ek, p)
 	}
 }

@@ -23,8 +23,8 @@ echo "emulated: amd64 under qemu-x86_64"
 run amd64 core2duo    "" SIMDHASH_SHA1_KERNEL=ssse3   ./sha1 # SSSE3, no AVX
 run amd64 SandyBridge "" SIMDHASH_SHA1_KERNEL=avx     ./sha1 # + AVX
 run amd64 qemu64      "" SIMDHASH_SHA1_KERNEL=generic ./sha1 # no SSSE3
-run amd64 Westmere    "" SIMDHASH_GHASH_KERNEL=pclmul    ./ghash # PCLMULQDQ + SSSE3, no AVX
-run amd64 SandyBridge "" SIMDHASH_GHASH_KERNEL=pclmulavx ./ghash # + AVX
+run amd64 Westmere    "" SIMDHASH_GHASH_KERNEL=pclmul-sse ./ghash # PCLMULQDQ + SSSE3, no AVX
+run amd64 SandyBridge "" SIMDHASH_GHASH_KERNEL=pclmul    ./ghash # + AVX
 run amd64 core2duo    "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # SSSE3, no PCLMULQDQ
 run amd64 Westmere    cpu.pclmulqdq=off SIMDHASH_GHASH_KERNEL=generic ./ghash
 run amd64 qemu64      "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # no PCLMULQDQ
