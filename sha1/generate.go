@@ -1,11 +1,12 @@
 package sha1
 
-// The SSSE3 and AVX kernels are generated from one description of the
+// The SSSE3, AVX and AVX2 kernels are generated from one description of the
 // schedule in gen/internal/sha1x86, the SHA-NI kernel by gen/sha1_shani, and
 // the CPUID helper its dispatch needs by gen/cpuid; the header of each .s
 // names its command.
 
 //go:generate go run github.com/simdhash/simdhash/gen/sha1_ssse3 -out sha1block_ssse3_amd64.s
 //go:generate go run github.com/simdhash/simdhash/gen/sha1_avx -out sha1block_avx_amd64.s
+//go:generate go run github.com/simdhash/simdhash/gen/sha1_avx2 -out sha1block_avx2_amd64.s
 //go:generate go run github.com/simdhash/simdhash/gen/sha1_shani -out sha1block_shani_amd64.s
 //go:generate go run github.com/simdhash/simdhash/gen/cpuid -out cpuid_amd64.s

@@ -21,6 +21,7 @@ const (
 	kernelGeneric kernelID = iota
 	kernelSSSE3
 	kernelAVX
+	kernelAVX2
 	kernelSHANI
 )
 
