@@ -22,6 +22,7 @@ run() { # run GOARCH CPU GODEBUG EXPECT PKG: see scripts/qemu-test.sh
 echo "emulated: amd64 under qemu-x86_64"
 run amd64 core2duo    "" SIMDHASH_SHA1_KERNEL=ssse3   ./sha1 # SSSE3, no AVX
 run amd64 SandyBridge "" SIMDHASH_SHA1_KERNEL=avx     ./sha1 # + AVX
+run amd64 Haswell     "" SIMDHASH_SHA1_KERNEL=avx2    ./sha1 # + AVX2, BMI1, BMI2
 run amd64 qemu64      "" SIMDHASH_SHA1_KERNEL=generic ./sha1 # no SSSE3
 run amd64 Westmere    "" SIMDHASH_GHASH_KERNEL=pclmul-sse ./ghash # PCLMULQDQ + SSSE3, no AVX
 run amd64 SandyBridge "" SIMDHASH_GHASH_KERNEL=pclmul    ./ghash # + AVX
