@@ -82,3 +82,27 @@ func BenchmarkStream(b *testing.B) {
 		benchSink += h.Sum(nil)[0]
 	})
 }
+
+// BenchmarkBlock calls each kernel's block function directly on n whole
+// blocks, with no dispatch in between: it is how the length from which the
+// avx2 kernel beats avx (avx2MinBytes) was chosen.
+func BenchmarkBlock(b *testing.B) {
+	buf := make([]byte, 64*BlockSize)
+	for _, n := range []int{1, 2, 3, 4, 6, 8, 16, 64} {
+		for i := range kernels {
+			k := &kernels[i]
+			b.Run(k.name+"/"+strconv.Itoa(n), func(b *testing.B) {
+				if !k.available {
+					b.Skipf("kernel %q not available on this CPU", k.name)
+				}
+				p := buf[:n*BlockSize]
+				b.SetBytes(int64(len(p)))
+				var h [5]uint32
+				for b.Loop() {
+					k.block(&h, p)
+				}
+				benchSink += byte(h[0])
+			})
+		}
+	}
+}
