@@ -3,8 +3,6 @@
 package ghash
 
 import (
-	"math/bits"
-
 	"golang.org/x/sys/cpu"
 )
 
@@ -32,127 +30,9 @@ func ghashPMULL(y *[16]byte, key *[asmKeyWords]uint64, p []byte)
 //go:noescape
 func ghashNEON(y *[16]byte, key *[asmKeyWords]uint64, p []byte)
 
-// asmKeyWords is the size of expandedKey.asm: the larger of the two
-// layouts below (pmull 24 words, neon 30).
-const asmKeyWords = 30
-
-// The layouts hold H^1..H^maxBlocks and depend on nothing else, whatever
-// the generator's knobs (blocks per reduction) were.
-const (
-	pmullMaxBlocks = 8 // gen/ghash_neon: pmullMaxBlocks
-	neonMaxBlocks  = 2 // gen/ghash_neon: neonMaxBlocks
-	neonRotations  = 5 // gen/ghash_neon: keyRotations (B_0..B_4)
-)
-
 func archKernels() []kernel {
 	return []kernel{
 		{name: "pmull", id: kernelPMULL, available: cpu.ARM.HasPMULL && cpu.ARM.HasNEON, expand: expandPMULL, update: updatePMULL},
 		{name: "neon", id: kernelNEON, available: cpu.ARM.HasNEON, expand: expandNEON, update: updateNEON},
-	}
-}
-
-func updatePMULL(y *[16]byte, k *expandedKey, p []byte) { ghashPMULL(y, &k.asm, p) }
-
-func updateNEON(y *[16]byte, k *expandedKey, p []byte) { ghashNEON(y, &k.asm, p) }
-
-// poly is an element of GF(2^128) in the kernels' order: bit j of
-// poly[j/64] is the coefficient of x^j, i.e. SP 800-38D's block with the
-// bits of each byte reversed, read as two little-endian words.
-type poly [2]uint64
-
-func toPoly(b *[16]byte) poly {
-	var p poly
-	for i, c := range b {
-		p[i/8] |= uint64(bits.Reverse8(c)) << (8 * (i % 8))
-	}
-	return p
-}
-
-// mulPoly returns a·b modulo x^128 + x^7 + x^2 + x + 1, one bit of a at a
-// time, without branches on the operands.
-func mulPoly(a, b poly) poly {
-	var z poly
-	for i := 0; i < 128; i++ {
-		bit := -(a[i/64] >> (i % 64) & 1)
-		z[0] ^= b[0] & bit
-		z[1] ^= b[1] & bit
-		over := -(b[1] >> 63) // b·x overflows into x^128 = x^7 + x^2 + x + 1
-		b[1] = b[1]<<1 | b[0]>>63
-		b[0] = b[0]<<1 ^ over&0x87
-	}
-	return z
-}
-
-// keyOperands writes the operands of both layouts, as pairs of 64-bit
-// halves: H^maxBlocks .. H^1, then the Karatsuba sums h0+h1 two by two,
-// [H^maxBlocks, H^(maxBlocks-1)] down to [H^2, H^1]. It returns their
-// number, maxBlocks*3/2. (Arrays, not slices: expand must not allocate.)
-func keyOperands(ops *[pmullMaxBlocks * 3 / 2]poly, h *[16]byte, maxBlocks int) int {
-	var pow [pmullMaxBlocks + 1]poly // pow[i] = H^i
-	pow[1] = toPoly(h)
-	for i := 2; i <= maxBlocks; i++ {
-		pow[i] = mulPoly(pow[i-1], pow[1])
-	}
-	n := 0
-	for i := maxBlocks; i >= 1; i-- {
-		ops[n] = pow[i]
-		n++
-	}
-	for i := maxBlocks; i >= 2; i -= 2 {
-		ops[n] = poly{pow[i][0] ^ pow[i][1], pow[i-1][0] ^ pow[i-1][1]}
-		n++
-	}
-	return n
-}
-
-// expandPMULL writes H^8..H^1 and their Karatsuba sums, one 16-byte vector
-// per operand.
-func expandPMULL(k *expandedKey, h *[16]byte) {
-	var ops [pmullMaxBlocks * 3 / 2]poly
-	n := keyOperands(&ops, h, pmullMaxBlocks)
-	k.asm = [asmKeyWords]uint64{}
-	for i, op := range ops[:n] {
-		k.asm[2*i], k.asm[2*i+1] = op[0], op[1]
-	}
-}
-
-// expandNEON writes H^2, H^1 and their Karatsuba sums, each operand as the
-// five vectors B_0..B_4: both halves rotated right by r bytes on their own
-// (byte i of a half of B_r is byte i+r mod 8 of the half).
-func expandNEON(k *expandedKey, h *[16]byte) {
-	var ops [pmullMaxBlocks * 3 / 2]poly
-	n := keyOperands(&ops, h, neonMaxBlocks)
-	k.asm = [asmKeyWords]uint64{}
-	w := 0
-	for _, op := range ops[:n] {
-		for r := 0; r < neonRotations; r++ {
-			k.asm[w] = bits.RotateLeft64(op[0], -8*r)
-			k.asm[w+1] = bits.RotateLeft64(op[1], -8*r)
-			w += 2
-		}
-	}
-}
-
-// expandWith fills ek from H with kernel k's expansion.
-func expandWith(k *kernel, ek *expandedKey, h *[16]byte) {
-	switch k.id {
-	case kernelPMULL:
-		expandPMULL(ek, h)
-	case kernelNEON:
-		expandNEON(ek, h)
-	default:
-		expandGeneric(ek, h)
-	}
-}
-
-// updateWith absorbs the whole blocks of p into y with kernel k.
-func updateWith(k *kernel, y *[16]byte, ek *expandedKey, p []byte) {
-	switch k.id {
-	case kernelPMULL:
-		updatePMULL(y, ek, p)
-	case kernelNEON:
-		updateNEON(y, ek, p)
-	default:
-		updateGeneric(y, ek, p)
 	}
 }

@@ -31,8 +31,8 @@
 //	                     the order of the description (false)
 //
 // The expanded key layout does not depend on the knobs or on the
-// architecture (see ghash.go), so ghash/kernel_arm64.go and
-// ghash/kernel_arm.go need no change when they change.
+// architecture (see ghash.go), so ghash/kernel_neon.go
+// needs no change when they change.
 package main
 
 import (
