@@ -83,9 +83,34 @@ bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt)
 benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.txt'
 	$(GO) run $(BENCHSTAT) $(FILES)
 
-mca: ## llvm-mca estimate of the kernels (scripts/mca.sh), MCA_ARGS passed on
+mca: ## llvm-mca estimates: arm64/arm GHASH (scripts/mca.sh, MCA_ARGS passed on), amd64 SHA-1 (scripts/mca-x86.sh)
 	@test -f scripts/mca.sh || { echo 'mca: scripts/mca.sh does not exist yet' >&2; exit 1; }
 	bash scripts/mca.sh $(MCA_ARGS)
+	@echo
+	bash scripts/mca-x86.sh
 
 clean: ## remove bench output and stray test binaries
 	rm -f $(BENCHOUT) *.test sha1/*.test ghash/*.test cpu.out mem.out
+
+# The tuning workflow (issue #4): try a generator's knobs, sweep them all,
+# measure and plot the speed. None of these is part of `make test`.
+GEN   ?=
+FLAGS ?=
+.PHONY: tune sweep speed plot
+
+tune: ## GEN=sha1_avx FLAGS='-lookahead=12': test the variant, then benchstat it against the checked-in kernel (KEEP=1 keeps it)
+	@test -n '$(GEN)' || { echo "tune: say which generator: make tune GEN=sha1_avx FLAGS='-lookahead=12' (GEN is a directory of gen/)" >&2; exit 2; }
+	$(call step,tune,gen/$(GEN) $(FLAGS) against the checked-in kernel)
+	KEEP='$(KEEP)' TUNE_COUNT='$(TUNE_COUNT)' TUNE_BENCHTIME='$(TUNE_BENCHTIME)' bash scripts/tune.sh $(GEN) $(FLAGS)
+
+sweep: ## every knob combination of the sha1x86 and ghash_neon generators, run against internal/ref
+	$(call step,sweep,SIMDHASH_SWEEP=full TestSweep of gen/internal/sha1x86 natively and gen/ghash_neon under qemu)
+	SIMDHASH_SWEEP=full $(GO) test -count=1 -timeout 30m -v -run '^TestSweep$$' ./gen/internal/sha1x86 ./gen/ghash_neon
+
+speed: ## tcrypt-style SHA-1 speed table (ours, crypto/sha1, OpenSSL) in MB/s and cycles/byte; writes docs/speed.json
+	$(call step,speed,SHA-1 in the sizes and update patterns of tcrypt - about 3 minutes)
+	bash scripts/speed-table.sh
+
+plot: ## docs/speed.svg from docs/speed.json (make speed), checked by rendering it to PNG
+	$(call step,plot,docs/speed.svg)
+	bash scripts/plot.sh

@@ -1,0 +1,487 @@
+//go:build ignore
+
+// Speedtable measures the SHA-1 implementations on this machine and prints
+// a table in the style of the Linux kernel's tcrypt hash speed test
+// (crypto/tcrypt.c, mode=303): message sizes 16 to 8192 bytes, each hashed
+// in one update and in several smaller ones, in MB/s and cycles per byte.
+// It also writes the figures as JSON, for scripts/plot.go.
+//
+//	go run scripts/speedtable.go [-rounds 3] [-benchtime 100ms] [-out docs/speed.json]
+//
+// The implementations: every kernel of package sha1 that this CPU can run,
+// forced through the package's registry by sha1's TestSpeedTable (see
+// sha1/speed_test.go), crypto/sha1, and, when the openssl command exists,
+// OpenSSL's SHA-1 through `openssl speed -evp sha1 -bytes N -seconds 1`:
+// its default dispatch, and its AVX2 and SSSE3 code paths selected with
+// OPENSSL_ia32cap. OpenSSL hashes one N-byte buffer per operation and has
+// no update patterns, so only its 1 x N rows are reported.
+//
+// The rounds alternate: TestSpeedTable (which itself runs every
+// implementation on a pattern before the next pattern), then OpenSSL, then
+// OpenSSL first in the next round, and so on. Each figure is the best of
+// the rounds: on a shared machine, other work only ever slows a run down.
+// Cycles come from the clock measured in the same round: TestSpeedTable
+// times a chain of dependent ROLQ+XORQ pairs (two cycles a pair) between
+// its measurements, and the round's clock is the fastest of those samples
+// (other work can slow the chain down, nothing can speed it up).
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// An impl is one implementation in the table.
+type impl struct {
+	Name  string `json:"name"`
+	Label string `json:"label"` // what it is, for the table and the plot's legend
+	Kind  string `json:"kind"`  // "kernel", "stdlib" or "openssl"
+	// Env is the environment OpenSSL runs with (OPENSSL_ia32cap).
+	Env string `json:"env,omitempty"`
+}
+
+// pattern is a message of Updates*UpdateSize bytes in Updates writes.
+type pattern struct {
+	Updates    int `json:"updates"`
+	UpdateSize int `json:"update_size"`
+}
+
+func (p pattern) bytes() int { return p.Updates * p.UpdateSize }
+
+// The tcrypt patterns; TestSpeedTable measures these and, with one update,
+// the plot's other sizes.
+var tcryptPatterns = []pattern{
+	{1, 16},
+	{1, 64}, {4, 16},
+	{1, 256}, {4, 64}, {16, 16},
+	{1, 1024}, {4, 256}, {16, 64},
+	{1, 2048}, {8, 256}, {32, 64},
+	{1, 4096}, {16, 256}, {64, 64},
+	{1, 8192}, {32, 256}, {128, 64},
+}
+
+// round is what sha1's TestSpeedTable writes for one run.
+type round struct {
+	NsPerCycle []float64 `json:"ns_per_cycle"`
+	Results    []struct {
+		Impl string `json:"impl"`
+		pattern
+		NsPerOp float64 `json:"ns_per_op"`
+	} `json:"results"`
+	Skipped []string `json:"skipped"`
+}
+
+// result is one cell of the table.
+type result struct {
+	Impl string `json:"impl"`
+	pattern
+	Bytes         int     `json:"bytes"`
+	NsPerOp       float64 `json:"ns_per_op"`
+	MBPerS        float64 `json:"mb_per_s"`
+	CyclesPerByte float64 `json:"cycles_per_byte"`
+	CyclesPerOp   float64 `json:"cycles_per_op"`
+	Round         int     `json:"round"` // the (best) round it comes from, from 1
+}
+
+// report is the JSON file.
+type report struct {
+	About     string    `json:"about"`
+	Date      string    `json:"date"`
+	CPU       string    `json:"cpu"`
+	Go        string    `json:"go"`
+	OpenSSL   string    `json:"openssl,omitempty"`
+	Rounds    int       `json:"rounds"`
+	Benchtime string    `json:"benchtime"`
+	ClockGHz  []float64 `json:"clock_ghz"` // each round's
+	Clock     string    `json:"clock"`
+	Impls     []impl    `json:"impls"`
+	Skipped   []string  `json:"skipped,omitempty"`
+	Results   []result  `json:"results"`
+}
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("speedtable: ")
+	rounds := flag.Int("rounds", 3, "rounds of measurements; each figure is the best of them")
+	benchtime := flag.String("benchtime", "100ms", "time of one measurement of one of our implementations (-test.benchtime)")
+	out := flag.String("out", "docs/speed.json", "write the figures as JSON to `file`")
+	opensslCmd := flag.String("openssl", "openssl", "the openssl command; \"\" leaves OpenSSL out")
+	seconds := flag.Int("seconds", 1, "openssl speed -seconds")
+	flag.Parse()
+	if *rounds < 1 || flag.NArg() != 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if runtime.GOARCH != "amd64" {
+		log.Fatalf("the SHA-1 kernels and the cycle calibration are amd64 code; this is %s", runtime.GOARCH)
+	}
+
+	tmp, err := os.MkdirTemp("", "speedtable")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "sha1.test")
+	if err := run(os.Stderr, nil, "", "go", "test", "-c", "-o", bin, "./sha1"); err != nil {
+		log.Fatalf("building the sha1 test binary: %v", err)
+	}
+
+	rep := &report{
+		About: "SHA-1 throughput in the patterns of Linux's tcrypt speed test (make speed, scripts/speedtable.go); " +
+			"MB/s is 10^6 bytes per second; cycles from a calibration loop in the same run; each figure is the best of the rounds",
+		Date:      time.Now().UTC().Format("2006-01-02"),
+		CPU:       cpuName(),
+		Go:        runtime.Version(),
+		Rounds:    *rounds,
+		Benchtime: *benchtime,
+		Clock: "sha1.TestSpeedTable times a chain of dependent ROLQ+XORQ pairs (2 cycles a pair, sha1/cycles_amd64_test.go) " +
+			"before each message size and at the end; a round's clock is the fastest of its samples",
+	}
+	var openssl []impl
+	if *opensslCmd != "" {
+		if path, err := exec.LookPath(*opensslCmd); err == nil {
+			v, _ := exec.Command(path, "version").Output()
+			rep.OpenSSL = strings.TrimSpace(string(v))
+			openssl = opensslImpls(cpuFlags())
+			*opensslCmd = path
+		} else {
+			fmt.Fprintf(os.Stderr, "speedtable: no %s command: OpenSSL left out\n", *opensslCmd)
+		}
+	}
+
+	type cell struct {
+		impl string
+		p    pattern
+	}
+	best := map[cell]result{}
+	keep := func(r result) {
+		if b, ok := best[cell{r.Impl, r.pattern}]; !ok || r.NsPerOp < b.NsPerOp {
+			best[cell{r.Impl, r.pattern}] = r
+		}
+	}
+	var order []string // our implementations, in the registry's order
+	var sizes []int    // the one-update sizes, from the first round
+	for r := 1; r <= *rounds; r++ {
+		var rd round
+		var nsPerCycle float64
+		ours := func() {
+			fmt.Fprintf(os.Stderr, "speedtable: round %d/%d: sha1.TestSpeedTable, -test.benchtime %s per measurement\n", r, *rounds, *benchtime)
+			file := filepath.Join(tmp, fmt.Sprintf("round%d.json", r))
+			var testLog bytes.Buffer
+			err := run(&testLog, []string{"SIMDHASH_SPEED=" + file}, "sha1", bin,
+				"-test.run", "^TestSpeedTable$", "-test.count", "1", "-test.benchtime", *benchtime)
+			if err != nil {
+				log.Fatalf("TestSpeedTable: %v\n%s", err, testLog.Bytes())
+			}
+			b, err := os.ReadFile(file)
+			if err == nil {
+				err = json.Unmarshal(b, &rd)
+			}
+			if err != nil || len(rd.Results) == 0 || len(rd.NsPerCycle) == 0 {
+				log.Fatalf("TestSpeedTable wrote no figures to %s: %v", file, err)
+			}
+			nsPerCycle = slices.Min(rd.NsPerCycle)
+			sizes = oneUpdateSizes(rd)
+			rep.ClockGHz = append(rep.ClockGHz, round3(1/nsPerCycle))
+			rep.Skipped = rd.Skipped
+			for _, x := range rd.Results {
+				if !slices.Contains(order, x.Impl) {
+					order = append(order, x.Impl)
+				}
+				keep(newResult(x.Impl, x.pattern, x.NsPerOp, nsPerCycle, r))
+			}
+		}
+		// OpenSSL needs this round's clock: in the rounds where it goes
+		// first, its cycles are converted once TestSpeedTable has run.
+		var pending []result
+		theirs := func() {
+			fmt.Fprintf(os.Stderr, "speedtable: round %d/%d: openssl speed -evp sha1 -seconds %d at %d sizes, %d code paths\n", r, *rounds, *seconds, len(sizes), len(openssl))
+			for _, im := range openssl {
+				for _, n := range sizes {
+					bps, err := opensslSpeed(*opensslCmd, im.Env, n, *seconds)
+					if err != nil {
+						log.Fatalf("%s: %v", im.Name, err)
+					}
+					pending = append(pending, result{Impl: im.Name, pattern: pattern{1, n}, NsPerOp: float64(n) / bps * 1e9, Round: r})
+				}
+			}
+		}
+		if r%2 == 1 || len(openssl) == 0 {
+			ours()
+			theirs()
+		} else {
+			theirs()
+			ours()
+		}
+		for _, x := range pending {
+			keep(newResult(x.Impl, x.pattern, x.NsPerOp, nsPerCycle, r))
+		}
+	}
+
+	for _, name := range order {
+		im := impl{Name: name, Label: name + " (ours)", Kind: "kernel"}
+		if name == "crypto/sha1" {
+			im = impl{Name: name, Label: "crypto/sha1 (" + runtime.Version() + ")", Kind: "stdlib"}
+		}
+		rep.Impls = append(rep.Impls, im)
+	}
+	rep.Impls = append(rep.Impls, openssl...)
+	var patterns []pattern
+	for c := range best {
+		if !slices.Contains(patterns, c.p) {
+			patterns = append(patterns, c.p)
+		}
+	}
+	slices.SortFunc(patterns, func(a, b pattern) int {
+		if a.bytes() != b.bytes() {
+			return a.bytes() - b.bytes()
+		}
+		return a.Updates - b.Updates
+	})
+	for _, im := range rep.Impls {
+		for _, p := range patterns {
+			if r, ok := best[cell{im.Name, p}]; ok {
+				rep.Results = append(rep.Results, r)
+			}
+		}
+	}
+
+	printTable(os.Stdout, rep, patterns)
+
+	b, err := json.MarshalIndent(rep, "", "\t")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("\nThe figures are in %s (make plot draws them).\n", *out)
+}
+
+func newResult(name string, p pattern, nsPerOp, nsPerCycle float64, r int) result {
+	n := float64(p.bytes())
+	return result{
+		Impl: name, pattern: p, Bytes: p.bytes(), NsPerOp: round3(nsPerOp),
+		MBPerS:        round3(n / nsPerOp * 1e3),
+		CyclesPerOp:   round3(nsPerOp / nsPerCycle),
+		CyclesPerByte: round3(nsPerOp / nsPerCycle / n),
+		Round:         r,
+	}
+}
+
+// round3 keeps three decimals, so that the JSON file stays readable.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// oneUpdateSizes returns the sizes TestSpeedTable measured in one update,
+// in increasing order: those OpenSSL can be compared at.
+func oneUpdateSizes(rd round) []int {
+	var sizes []int
+	for _, x := range rd.Results {
+		if x.Updates == 1 && !slices.Contains(sizes, x.UpdateSize) {
+			sizes = append(sizes, x.UpdateSize)
+		}
+	}
+	slices.Sort(sizes)
+	return sizes
+}
+
+// opensslImpls lists the OpenSSL code paths to measure on a CPU with these
+// /proc/cpuinfo flags. OPENSSL_ia32cap's first word masks CPUID(1).ECX:EDX
+// (bit 28+32 = 60 is AVX), the second CPUID(7).EBX (bit 5 AVX2, bit 29 SHA).
+func opensslImpls(flags map[string]bool) []impl {
+	def := "default"
+	switch {
+	case flags["sha_ni"]:
+		def += ", SHA-NI here"
+	case flags["avx2"] && flags["bmi1"] && flags["bmi2"]:
+		def += ", AVX2 here"
+	case flags["avx"]:
+		def += ", AVX here"
+	case flags["ssse3"]:
+		def += ", SSSE3 here"
+	}
+	impls := []impl{{Name: "openssl", Label: "OpenSSL (" + def + ")", Kind: "openssl"}}
+	if flags["sha_ni"] && flags["avx2"] && flags["bmi1"] && flags["bmi2"] {
+		impls = append(impls, impl{Name: "openssl-avx2", Label: "OpenSSL AVX2 (no SHA-NI)", Kind: "openssl", Env: "OPENSSL_ia32cap=:~0x20000000"})
+	}
+	if flags["ssse3"] && (flags["avx"] || flags["sha_ni"]) {
+		impls = append(impls, impl{Name: "openssl-ssse3", Label: "OpenSSL SSSE3", Kind: "openssl", Env: "OPENSSL_ia32cap=~0x1000000000000000:~0x20000020"})
+	}
+	return impls
+}
+
+// opensslSpeed returns OpenSSL's SHA-1 throughput in bytes per second on
+// n-byte buffers, from the +F line of `openssl speed -mr`.
+func opensslSpeed(cmd, env string, n, seconds int) (float64, error) {
+	var out bytes.Buffer
+	var envs []string
+	if env != "" {
+		envs = []string{env}
+	}
+	args := []string{"speed", "-mr", "-evp", "sha1", "-bytes", strconv.Itoa(n), "-seconds", strconv.Itoa(seconds)}
+	if err := run(&out, envs, "", cmd, args...); err != nil {
+		return 0, fmt.Errorf("openssl %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		// +F:<type>:sha1:<bytes per second>
+		if f := strings.Split(strings.TrimSpace(line), ":"); len(f) == 4 && f[0] == "+F" {
+			if v, err := strconv.ParseFloat(f[3], 64); err == nil && v > 0 {
+				return v, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("openssl %s: no +F line in its output:\n%s", strings.Join(args, " "), out.String())
+}
+
+// run runs name with args in dir (the repository root if ""), with env
+// added to this process's environment; its output goes to w.
+func run(w io.Writer, env []string, dir, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout = w
+	cmd.Stderr = w
+	return cmd.Run()
+}
+
+// cpuName and cpuFlags read /proc/cpuinfo (Linux).
+func cpuName() string {
+	name := cpuinfo("model name")
+	if name == "" {
+		name = "unknown CPU"
+	}
+	return fmt.Sprintf("%s, %d logical CPUs", name, runtime.NumCPU())
+}
+
+func cpuFlags() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(cpuinfo("flags")) {
+		m[f] = true
+	}
+	return m
+}
+
+func cpuinfo(key string) string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// printTable prints one tcrypt-style block per implementation, then the
+// MB/s and cycles/byte of all of them side by side.
+func printTable(w io.Writer, rep *report, patterns []pattern) {
+	get := func(name string, p pattern) (result, bool) {
+		for _, r := range rep.Results {
+			if r.Impl == name && r.pattern == p {
+				return r, true
+			}
+		}
+		return result{}, false
+	}
+	isTcrypt := func(p pattern) bool { return slices.Contains(tcryptPatterns, p) }
+
+	fmt.Fprintf(w, "SHA-1 speed, in the patterns of Linux's tcrypt hash speed test (modprobe tcrypt mode=303)\n")
+	fmt.Fprintf(w, "%s; %s; %s\n", rep.CPU, rep.Go, or(rep.OpenSSL, "no openssl"))
+	fmt.Fprintf(w, "clock: %s GHz in the %d rounds, measured in this run: %s.\n", joinFloats(rep.ClockGHz, "%.2f"), rep.Rounds, rep.Clock)
+	fmt.Fprintf(w, "MB/s = 10^6 bytes/s; cycles/byte = time x that round's clock / bytes. Each figure is the best of %d rounds\n", rep.Rounds)
+	fmt.Fprintf(w, "(ours and crypto/sha1: %s per measurement, every implementation in turn on each pattern; OpenSSL between them).\n", rep.Benchtime)
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(w, "Kernels this CPU cannot run, left out: %s.\n", strings.Join(rep.Skipped, ", "))
+	}
+	if rep.OpenSSL != "" {
+		fmt.Fprintf(w, "OpenSSL: openssl speed -evp sha1 -bytes N -seconds 1; it hashes one N-byte buffer per operation and\n")
+		fmt.Fprintf(w, "cannot do update patterns, so only its 1 x N rows are reported.\n")
+	}
+	for _, im := range rep.Impls {
+		fmt.Fprintf(w, "\ntesting speed of sha1: %s", im.Label)
+		if im.Env != "" {
+			fmt.Fprintf(w, " [%s]", im.Env)
+		}
+		fmt.Fprintln(w)
+		for i, p := range patterns {
+			r, ok := get(im.Name, p)
+			if !ok {
+				continue
+			}
+			mark := ""
+			if !isTcrypt(p) {
+				mark = "  *"
+			}
+			fmt.Fprintf(w, "test %2d (%5d byte blocks, %5d bytes per update, %3d updates): %9.1f MB/s %9.0f cycles/operation %7.2f cycles/byte%s\n",
+				i, p.bytes(), p.UpdateSize, p.Updates, r.MBPerS, r.CyclesPerOp, r.CyclesPerByte, mark)
+		}
+	}
+	fmt.Fprintf(w, "\n* not one of tcrypt's patterns: a one-update size for the plot.\n")
+
+	for _, q := range []struct {
+		title string
+		f     func(result) string
+	}{
+		{"MB/s", func(r result) string { return fmt.Sprintf("%.0f", r.MBPerS) }},
+		{"cycles/byte", func(r result) string { return fmt.Sprintf("%.2f", r.CyclesPerByte) }},
+	} {
+		fmt.Fprintf(w, "\n%s, side by side (tcrypt's patterns):\n", q.title)
+		fmt.Fprintf(w, "%-16s", "bytes x updates")
+		for _, im := range rep.Impls {
+			fmt.Fprintf(w, " %13s", im.Name)
+		}
+		fmt.Fprintln(w)
+		for _, p := range patterns {
+			if !isTcrypt(p) {
+				continue
+			}
+			fmt.Fprintf(w, "%-16s", fmt.Sprintf("%d = %dx%d", p.bytes(), p.Updates, p.UpdateSize))
+			for _, im := range rep.Impls {
+				cell := "-"
+				if r, ok := get(im.Name, p); ok {
+					cell = q.f(r)
+				}
+				fmt.Fprintf(w, " %13s", cell)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func joinFloats(xs []float64, format string) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, fmt.Sprintf(format, x))
+	}
+	return strings.Join(s, ", ")
+}
