@@ -21,19 +21,27 @@
 // The block function, which absorbs whole 64-byte blocks, is chosen once when
 // the package is initialised, from the fastest one the CPU supports:
 //
+//   - "shani": amd64 with the SHA extensions (SHA1RNDS4 and friends).
+//   - "avx2": amd64 with AVX2, BMI1 and BMI2; the message schedule of two
+//     blocks at once in the two halves of YMM registers. Inputs shorter than
+//     16 blocks go to "avx", which wins there.
 //   - "avx": amd64 with AVX; the message schedule is computed four words at
-//     a time in vector registers.
+//     a time in vector registers while the scalar rounds run.
 //   - "ssse3": the same algorithm with SSE2 and SSSE3 instructions, for amd64
 //     processors without AVX.
 //   - "generic": portable Go, used on every other architecture and on amd64
 //     processors lacking SSSE3.
 //
 // [Kernel] reports the choice. It follows golang.org/x/sys/cpu, which honours
-// the GODEBUG environment variable at process start, so a slower kernel can
+// the GODEBUG environment variable at process start, and, for the SHA
+// extensions (which that package does not report), CPUID and GODEBUG's
+// cpu.sha key read the way the Go runtime reads it. So a slower kernel can
 // be forced for testing or comparison:
 //
-//	GODEBUG=cpu.avx=off                 selects "ssse3"
-//	GODEBUG=cpu.avx=off,cpu.ssse3=off   selects "generic"
+//	GODEBUG=cpu.sha=off                                      selects "avx2"
+//	GODEBUG=cpu.sha=off,cpu.avx2=off                         selects "avx"
+//	GODEBUG=cpu.sha=off,cpu.avx2=off,cpu.avx=off             selects "ssse3"
+//	GODEBUG=cpu.sha=off,cpu.avx2=off,cpu.avx=off,cpu.ssse3=off selects "generic"
 //
 // Building with -tags purego leaves out the assembly altogether, and the
 // package uses "generic" everywhere.
