@@ -656,315 +656,335 @@ loop:
 	VMOVDQU X8, 16(SP)
 	ADDL    BX, AX
 	RORL    $0x07, CX
-	XORL    CX, DI
 
 	// Round 40
 	ADDL 32(SP), SI
 
 	// W[56..59]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X4, X5, X8
+	MOVL     CX, R13
+	ANDL     DX, R13
+	ADDL     R13, SI
 	XORL     DX, CX
 	ANDL     CX, DI
-	XORL     DX, CX
-	XORL     CX, DI
-	ADDL     DI, SI
 	VPXOR    X7, X6, X6
+	XORL     DX, CX
+	ADDL     DI, SI
 	MOVL     AX, R8
 	ROLL     $0x05, AX
 	ADDL     AX, SI
 	RORL     $0x07, BX
-	XORL     BX, R8
 
 	// Round 41
 	ADDL  36(SP), DX
 	VPXOR X2, X6, X6
+	MOVL  BX, R13
+	ANDL  CX, R13
+	ADDL  R13, DX
 	XORL  CX, BX
 	ANDL  BX, R8
-	XORL  CX, BX
-	XORL  BX, R8
-	ADDL  R8, DX
 	VPXOR X8, X6, X6
+	XORL  CX, BX
+	ADDL  R8, DX
 	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
 	RORL  $0x07, AX
-	XORL  AX, DI
 
 	// Round 42
 	ADDL   40(SP), CX
 	VPSRLD $0x1e, X6, X8
+	MOVL   AX, R13
+	ANDL   BX, R13
+	ADDL   R13, CX
 	XORL   BX, AX
 	ANDL   AX, DI
-	XORL   BX, AX
-	XORL   AX, DI
-	ADDL   DI, CX
 	VPSLLD $0x02, X6, X6
+	XORL   BX, AX
+	ADDL   DI, CX
 	MOVL   DX, R8
 	ROLL   $0x05, DX
 	ADDL   DX, CX
 	RORL   $0x07, SI
-	XORL   SI, R8
 
 	// Round 43
 	ADDL    44(SP), BX
 	VPOR    X8, X6, X6
+	MOVL    SI, R13
+	ANDL    AX, R13
+	ADDL    R13, BX
+	VPADDD  sha1K<>+32(SB), X6, X8
 	XORL    AX, SI
 	ANDL    SI, R8
 	XORL    AX, SI
-	VPADDD  sha1K<>+32(SB), X6, X8
-	XORL    SI, R8
 	ADDL    R8, BX
-	MOVL    CX, DI
 	VMOVDQU X8, 32(SP)
+	MOVL    CX, DI
 	ROLL    $0x05, CX
 	ADDL    CX, BX
 	RORL    $0x07, DX
-	XORL    DX, DI
 
 	// Round 44
 	ADDL 48(SP), AX
 
 	// W[60..63]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X5, X6, X8
+	MOVL     DX, R13
+	ANDL     SI, R13
+	ADDL     R13, AX
 	XORL     SI, DX
 	ANDL     DX, DI
-	XORL     SI, DX
-	XORL     DX, DI
-	ADDL     DI, AX
 	VPXOR    X0, X7, X7
+	XORL     SI, DX
+	ADDL     DI, AX
 	MOVL     BX, R8
 	ROLL     $0x05, BX
 	ADDL     BX, AX
 	RORL     $0x07, CX
-	XORL     CX, R8
 
 	// Round 45
 	ADDL  52(SP), SI
 	VPXOR X3, X7, X7
+	MOVL  CX, R13
+	ANDL  DX, R13
+	ADDL  R13, SI
 	XORL  DX, CX
 	ANDL  CX, R8
-	XORL  DX, CX
-	XORL  CX, R8
-	ADDL  R8, SI
 	VPXOR X8, X7, X7
+	XORL  DX, CX
+	ADDL  R8, SI
 	MOVL  AX, DI
 	ROLL  $0x05, AX
 	ADDL  AX, SI
 	RORL  $0x07, BX
-	XORL  BX, DI
 
 	// Round 46
 	ADDL   56(SP), DX
 	VPSRLD $0x1e, X7, X8
+	MOVL   BX, R13
+	ANDL   CX, R13
+	ADDL   R13, DX
 	XORL   CX, BX
 	ANDL   BX, DI
-	XORL   CX, BX
-	XORL   BX, DI
-	ADDL   DI, DX
 	VPSLLD $0x02, X7, X7
+	XORL   CX, BX
+	ADDL   DI, DX
 	MOVL   SI, R8
 	ROLL   $0x05, SI
 	ADDL   SI, DX
 	RORL   $0x07, AX
-	XORL   AX, R8
 
 	// Round 47
 	ADDL    60(SP), CX
 	VPOR    X8, X7, X7
+	MOVL    AX, R13
+	ANDL    BX, R13
+	ADDL    R13, CX
+	VPADDD  sha1K<>+48(SB), X7, X8
 	XORL    BX, AX
 	ANDL    AX, R8
 	XORL    BX, AX
-	VPADDD  sha1K<>+48(SB), X7, X8
-	XORL    AX, R8
 	ADDL    R8, CX
-	MOVL    DX, DI
 	VMOVDQU X8, 48(SP)
+	MOVL    DX, DI
 	ROLL    $0x05, DX
 	ADDL    DX, CX
 	RORL    $0x07, SI
-	XORL    SI, DI
 
 	// Round 48
 	ADDL (SP), BX
 
 	// W[64..67]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X6, X7, X8
+	MOVL     SI, R13
+	ANDL     AX, R13
+	ADDL     R13, BX
 	XORL     AX, SI
 	ANDL     SI, DI
-	XORL     AX, SI
-	XORL     SI, DI
-	ADDL     DI, BX
 	VPXOR    X1, X0, X0
+	XORL     AX, SI
+	ADDL     DI, BX
 	MOVL     CX, R8
 	ROLL     $0x05, CX
 	ADDL     CX, BX
 	RORL     $0x07, DX
-	XORL     DX, R8
 
 	// Round 49
 	ADDL  4(SP), AX
 	VPXOR X4, X0, X0
+	MOVL  DX, R13
+	ANDL  SI, R13
+	ADDL  R13, AX
 	XORL  SI, DX
 	ANDL  DX, R8
-	XORL  SI, DX
-	XORL  DX, R8
-	ADDL  R8, AX
 	VPXOR X8, X0, X0
+	XORL  SI, DX
+	ADDL  R8, AX
 	MOVL  BX, DI
 	ROLL  $0x05, BX
 	ADDL  BX, AX
 	RORL  $0x07, CX
-	XORL  CX, DI
 
 	// Round 50
 	ADDL   8(SP), SI
 	VPSRLD $0x1e, X0, X8
+	MOVL   CX, R13
+	ANDL   DX, R13
+	ADDL   R13, SI
 	XORL   DX, CX
 	ANDL   CX, DI
-	XORL   DX, CX
-	XORL   CX, DI
-	ADDL   DI, SI
 	VPSLLD $0x02, X0, X0
+	XORL   DX, CX
+	ADDL   DI, SI
 	MOVL   AX, R8
 	ROLL   $0x05, AX
 	ADDL   AX, SI
 	RORL   $0x07, BX
-	XORL   BX, R8
 
 	// Round 51
 	ADDL    12(SP), DX
 	VPOR    X8, X0, X0
+	MOVL    BX, R13
+	ANDL    CX, R13
+	ADDL    R13, DX
+	VPADDD  sha1K<>+48(SB), X0, X8
 	XORL    CX, BX
 	ANDL    BX, R8
 	XORL    CX, BX
-	VPADDD  sha1K<>+48(SB), X0, X8
-	XORL    BX, R8
 	ADDL    R8, DX
-	MOVL    SI, DI
 	VMOVDQU X8, (SP)
+	MOVL    SI, DI
 	ROLL    $0x05, SI
 	ADDL    SI, DX
 	RORL    $0x07, AX
-	XORL    AX, DI
 
 	// Round 52
 	ADDL 16(SP), CX
 
 	// W[68..71]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X7, X0, X8
+	MOVL     AX, R13
+	ANDL     BX, R13
+	ADDL     R13, CX
 	XORL     BX, AX
 	ANDL     AX, DI
-	XORL     BX, AX
-	XORL     AX, DI
-	ADDL     DI, CX
 	VPXOR    X2, X1, X1
+	XORL     BX, AX
+	ADDL     DI, CX
 	MOVL     DX, R8
 	ROLL     $0x05, DX
 	ADDL     DX, CX
 	RORL     $0x07, SI
-	XORL     SI, R8
 
 	// Round 53
 	ADDL  20(SP), BX
 	VPXOR X5, X1, X1
+	MOVL  SI, R13
+	ANDL  AX, R13
+	ADDL  R13, BX
 	XORL  AX, SI
 	ANDL  SI, R8
-	XORL  AX, SI
-	XORL  SI, R8
-	ADDL  R8, BX
 	VPXOR X8, X1, X1
+	XORL  AX, SI
+	ADDL  R8, BX
 	MOVL  CX, DI
 	ROLL  $0x05, CX
 	ADDL  CX, BX
 	RORL  $0x07, DX
-	XORL  DX, DI
 
 	// Round 54
 	ADDL   24(SP), AX
 	VPSRLD $0x1e, X1, X8
+	MOVL   DX, R13
+	ANDL   SI, R13
+	ADDL   R13, AX
 	XORL   SI, DX
 	ANDL   DX, DI
-	XORL   SI, DX
-	XORL   DX, DI
-	ADDL   DI, AX
 	VPSLLD $0x02, X1, X1
+	XORL   SI, DX
+	ADDL   DI, AX
 	MOVL   BX, R8
 	ROLL   $0x05, BX
 	ADDL   BX, AX
 	RORL   $0x07, CX
-	XORL   CX, R8
 
 	// Round 55
 	ADDL    28(SP), SI
 	VPOR    X8, X1, X1
+	MOVL    CX, R13
+	ANDL    DX, R13
+	ADDL    R13, SI
+	VPADDD  sha1K<>+48(SB), X1, X8
 	XORL    DX, CX
 	ANDL    CX, R8
 	XORL    DX, CX
-	VPADDD  sha1K<>+48(SB), X1, X8
-	XORL    CX, R8
 	ADDL    R8, SI
-	MOVL    AX, DI
 	VMOVDQU X8, 16(SP)
+	MOVL    AX, DI
 	ROLL    $0x05, AX
 	ADDL    AX, SI
 	RORL    $0x07, BX
-	XORL    BX, DI
 
 	// Round 56
 	ADDL 32(SP), DX
 
 	// W[72..75]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X0, X1, X8
+	MOVL     BX, R13
+	ANDL     CX, R13
+	ADDL     R13, DX
 	XORL     CX, BX
 	ANDL     BX, DI
-	XORL     CX, BX
-	XORL     BX, DI
-	ADDL     DI, DX
 	VPXOR    X3, X2, X2
+	XORL     CX, BX
+	ADDL     DI, DX
 	MOVL     SI, R8
 	ROLL     $0x05, SI
 	ADDL     SI, DX
 	RORL     $0x07, AX
-	XORL     AX, R8
 
 	// Round 57
 	ADDL  36(SP), CX
 	VPXOR X6, X2, X2
+	MOVL  AX, R13
+	ANDL  BX, R13
+	ADDL  R13, CX
 	XORL  BX, AX
 	ANDL  AX, R8
-	XORL  BX, AX
-	XORL  AX, R8
-	ADDL  R8, CX
 	VPXOR X8, X2, X2
+	XORL  BX, AX
+	ADDL  R8, CX
 	MOVL  DX, DI
 	ROLL  $0x05, DX
 	ADDL  DX, CX
 	RORL  $0x07, SI
-	XORL  SI, DI
 
 	// Round 58
 	ADDL   40(SP), BX
 	VPSRLD $0x1e, X2, X8
+	MOVL   SI, R13
+	ANDL   AX, R13
+	ADDL   R13, BX
 	XORL   AX, SI
 	ANDL   SI, DI
-	XORL   AX, SI
-	XORL   SI, DI
-	ADDL   DI, BX
 	VPSLLD $0x02, X2, X2
+	XORL   AX, SI
+	ADDL   DI, BX
 	MOVL   CX, R8
 	ROLL   $0x05, CX
 	ADDL   CX, BX
 	RORL   $0x07, DX
-	XORL   DX, R8
 
 	// Round 59
 	ADDL    44(SP), AX
 	VPOR    X8, X2, X2
-	XORL    SI, DX
-	ANDL    DX, R8
+	MOVL    DX, R13
+	ANDL    SI, R13
+	ADDL    R13, AX
 	XORL    SI, DX
 	VPADDD  sha1K<>+48(SB), X2, X8
-	XORL    DX, R8
+	ANDL    DX, R8
+	XORL    SI, DX
 	ADDL    R8, AX
 	MOVL    BX, DI
 	VMOVDQU X8, 32(SP)

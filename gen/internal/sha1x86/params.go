@@ -63,7 +63,7 @@ const ringWords = 16
 
 // DefaultParams returns the schedule checked into the repository.
 func DefaultParams() Params {
-	return Params{Lookahead: 16, Placement: "spread", Ch: "xor", Maj: "xor", Rotate: "rol", Align: "palignr"}
+	return Params{Lookahead: 16, Placement: "spread", Ch: "xor", Maj: "add", Rotate: "rol", Align: "palignr"}
 }
 
 // RegisterFlags binds the fields of p to flags of fs, with p's current
