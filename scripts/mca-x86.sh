@@ -2,10 +2,14 @@
 # Static throughput estimate of the amd64 SHA-1 kernels with llvm-mca.
 #
 # Builds the sha1 test binary, disassembles each kernel's block loop (from
-# the target of its closing JNE up to that JNE) with objdump, and feeds it to
-# llvm-mca on the Sandy Bridge, Haswell, Skylake, Zen 2 and Zen 3 models
-# (-iterations=200). One iteration is one 64-byte block. Beside each row:
-# OpenSSL's SSSE3 loop measured the same way (the reference to beat).
+# the target of its last backward conditional jump up to that jump; other
+# jumps inside are left out) with objdump, and feeds it to llvm-mca on the
+# Sandy Bridge, Haswell, Skylake, Zen 2 and Zen 3 models (-iterations=200).
+# One iteration is one 64-byte block, two for avx2 (its loop hashes a pair).
+# A model that cannot schedule an instruction prints "-". LLVM 14 schedules
+# SHA1RNDS4 even on models of cores that lack it (Sandy Bridge to Skylake):
+# the shani row is a guess there. Last row: OpenSSL's SSSE3 loop measured the same way (the reference
+# to beat).
 #
 #   bash scripts/mca-x86.sh [PKGDIR]     (default ./sha1)
 # MCA_KEEP=DIR keeps the loop bodies in DIR.
@@ -32,13 +36,18 @@ openssl=(5.89 4.42 3.91 4.28 3.35)
 # loop FUNC: the instructions of FUNC's block loop, AT&T syntax, addresses
 # and RIP-relative targets replaced by a plain register base.
 loop() {
-	local dis target
+	local dis
 	dis=$(objdump -d --no-show-raw-insn "$dir/pkg.test" --disassemble="$1")
-	target=$(awk '$2 == "jne" { t = $3 } END { print t }' <<<"$dis")
+	# The loop: the last conditional jump (not jmp) to an earlier address.
+	local from="" target="" a t
+	while read -r a t; do
+		a=${a%:}
+		if ((16#$t < 16#$a)); then from=$a target=$t; fi
+	done < <(awk '$2 ~ /^j/ && $2 != "jmp" { print $1, $3 }' <<<"$dis")
 	[[ -n $target ]] || { echo "mca-x86: no loop found in $1" >&2; exit 1; }
-	awk -v t="$target" '
-		$1 ~ /:$/ { a = $1; sub(":", "", a); if (a == t) on = 1 }
-		on && $2 == "jne" { exit }
+	awk -v t="$target" -v f="$from" '
+		$1 ~ /:$/ { a = $1; sub(":", "", a); if (a == t) on = 1; if (a == f) exit }
+		on && $2 ~ /^j/ { next }
 		on { sub(/^ *[0-9a-f]+:\t/, ""); sub(/ *#.*/, ""); gsub(/0x[0-9a-f]+\(%rip\)/, "(%r15)"); print }
 	' <<<"$dis"
 }
@@ -46,13 +55,19 @@ loop() {
 printf '%-8s' kernel
 for m in "${models[@]}"; do printf ' %12s' "$m"; done
 printf '   (cycles/byte, llvm-mca %s)\n' "$("$MCA" --version | awk '/version/ { print $NF; exit }')"
-for k in ssse3 avx; do
+for k in ssse3 avx avx2 shani; do
+	blocks=1
+	[[ $k == avx2 ]] && blocks=2
 	fn="$importpath.block${k^^}.abi0"
 	loop "$fn" >"$dir/$k.s"
 	printf '%-8s' "$k"
 	for m in "${models[@]}"; do
-		cycles=$("$MCA" -mtriple=x86_64 -mcpu="$m" -iterations=200 "$dir/$k.s" 2>/dev/null | awk '/^Total Cycles/ { print $3 }')
-		printf ' %12.2f' "$(echo "$cycles / 200 / 64" | bc -l)"
+		cycles=$("$MCA" -mtriple=x86_64 -mcpu="$m" -iterations=200 "$dir/$k.s" 2>/dev/null | awk '/^Total Cycles/ { print $3 }') || true
+		if [[ -n $cycles ]]; then
+			printf ' %12.2f' "$(echo "$cycles / 200 / 64 / $blocks" | bc -l)"
+		else
+			printf ' %12s' -
+		fi
 	done
 	echo
 done
