@@ -14,9 +14,6 @@
 package main
 
 import (
-	"flag"
-	"os"
-
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/reg"
@@ -24,21 +21,10 @@ import (
 )
 
 func main() {
-	fs := flag.NewFlagSet("cpuid", flag.ExitOnError)
-	out := fs.String("out", "", "write the Go assembly to `file` (required)")
-	pkg := fs.String("pkg", "sha1", "Go package of the output")
-	fs.Parse(os.Args[1:])
-	if *out == "" || fs.NArg() != 0 {
-		fs.Usage()
-		os.Exit(2)
-	}
-	ctx := build.NewContext()
-	ctx.Package("github.com/simdhash/simdhash/" + *pkg)
-	ctx.ConstraintExpr("amd64,!purego")
-	describe(ctx)
-	if err := avogen.Write(ctx, *out, *pkg, avogen.Command(os.Args[1:])); err != nil {
-		avogen.Fatal("cpuid", err)
-	}
+	avogen.Main("cpuid", "sha1", nil, func(ctx *build.Context) error {
+		describe(ctx)
+		return nil
+	})
 }
 
 // describe emits cpuid: leaf goes in EAX and sub-leaf in ECX, and the four

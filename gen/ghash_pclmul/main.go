@@ -14,27 +14,13 @@
 package main
 
 import (
-	"flag"
-	"os"
-
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
 )
 
 func main() {
-	fs := flag.NewFlagSet("ghash_pclmul", flag.ExitOnError)
-	out := fs.String("out", "", "write the Go assembly to `file` (required)")
-	pkg := fs.String("pkg", "ghash", "Go package of the output")
-	fs.Parse(os.Args[1:])
-	if *out == "" || fs.NArg() != 0 {
-		fs.Usage()
-		os.Exit(2)
-	}
-	ctx := build.NewContext()
-	ctx.Package("github.com/simdhash/simdhash/" + *pkg)
-	ctx.ConstraintExpr("amd64,!purego")
-	generate(ctx)
-	if err := avogen.Write(ctx, *out, *pkg, avogen.Command(os.Args[1:])); err != nil {
-		avogen.Fatal("ghash_pclmul", err)
-	}
+	avogen.Main("ghash_pclmul", "ghash", nil, func(ctx *build.Context) error {
+		generate(ctx)
+		return nil
+	})
 }

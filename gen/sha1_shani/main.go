@@ -16,29 +16,7 @@
 package main
 
 import (
-	"flag"
-	"os"
-
-	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
 )
 
-func main() {
-	fs := flag.NewFlagSet("sha1_shani", flag.ExitOnError)
-	out := fs.String("out", "", "write the Go assembly to `file` (required)")
-	pkg := fs.String("pkg", "sha1", "Go package of the output")
-	fs.Parse(os.Args[1:])
-	if *out == "" || fs.NArg() != 0 {
-		fs.Usage()
-		os.Exit(2)
-	}
-	ctx := build.NewContext()
-	ctx.Package("github.com/simdhash/simdhash/" + *pkg)
-	ctx.ConstraintExpr("amd64,!purego")
-	if err := generate(ctx); err != nil {
-		avogen.Fatal("sha1_shani", err)
-	}
-	if err := avogen.Write(ctx, *out, *pkg, avogen.Command(os.Args[1:])); err != nil {
-		avogen.Fatal("sha1_shani", err)
-	}
-}
+func main() { avogen.Main("sha1_shani", "sha1", nil, generate) }

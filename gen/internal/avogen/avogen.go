@@ -9,6 +9,7 @@
 package avogen
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -55,4 +56,33 @@ func Fatal(name string, err error) {
 	}
 	fmt.Fprintln(os.Stderr, msg)
 	os.Exit(1)
+}
+
+// Main is the main function of an amd64 generator named name: it parses
+// -out (required) and -pkg (default defaultPkg) and whatever flags adds to
+// the flag set, lets describe fill an avo context built for
+// "amd64 && !purego", and writes it to -out with a header naming the exact
+// command. It exits non-zero with a message on any error. The target
+// package is not loaded: TEXT signatures are given as expressions, so a
+// package that does not compile can still be regenerated.
+func Main(name, defaultPkg string, addFlags func(*flag.FlagSet), describe func(*build.Context) error) {
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	out := fs.String("out", "", "write the Go assembly to `file` (required)")
+	pkg := fs.String("pkg", defaultPkg, "Go package of the output")
+	if addFlags != nil {
+		addFlags(fs)
+	}
+	fs.Parse(os.Args[1:])
+	if *out == "" || fs.NArg() != 0 {
+		fs.Usage()
+		os.Exit(2)
+	}
+	ctx := build.NewContext()
+	ctx.ConstraintExpr("amd64,!purego")
+	if err := describe(ctx); err != nil {
+		Fatal(name, err)
+	}
+	if err := Write(ctx, *out, *pkg, Command(os.Args[1:])); err != nil {
+		Fatal(name, err)
+	}
 }
