@@ -29,8 +29,8 @@
 //   - "generic" (everywhere): portable Go with integer multiplies (see
 //     generic.go for the method).
 //
-// On arm64, GODEBUG=cpu.pmull=off hides PMULL.1Q from the selection and so
-// selects "neon". Building with -tags purego leaves out all assembly and
+// On arm64 and 32-bit arm, GODEBUG=cpu.pmull=off hides the 64-bit
+// multiply from the selection and so selects "neon". Building with -tags purego leaves out all assembly and
 // selects "generic".
 //
 // # Constant time
@@ -60,11 +60,13 @@ const BlockSize = 16
 
 // errNilKey is returned by the methods of the nil *Hash that New returns for
 // a nil key.
-var errNilKey = errors.New("ghash: Hash created with a nil key")
+var errNilKey = errors.New("ghash: Hash has no key (create it with New and a non-nil key)")
 
 // Hash computes GHASH incrementally, over the data written to it padded with
 // zeros to a whole number of blocks. It implements hash.Hash. A Hash must
-// not be used by several goroutines at once.
+// not be used by several goroutines at once. Create one with New: a zero
+// Hash has no key, and its methods behave as those of New(nil)'s (Write
+// reports an error, Sum appends nothing).
 type Hash struct {
 	key  expandedKey
 	kern *kernel         // the kernel active when New was called
@@ -99,7 +101,7 @@ func newHash(k *kernel, key *[16]byte) *Hash {
 // partial block is kept until more data arrives or Sum pads it. It always
 // returns len(p), nil, except on the nil *Hash of a nil key.
 func (h *Hash) Write(p []byte) (int, error) {
-	if h == nil {
+	if h == nil || h.kern == nil {
 		return 0, errNilKey
 	}
 	n := len(p)
@@ -126,7 +128,7 @@ func (h *Hash) Write(p []byte) (int, error) {
 // state: more data may be written afterwards. On the nil *Hash of a nil key
 // it returns b unchanged.
 func (h *Hash) Sum(b []byte) []byte {
-	if h == nil {
+	if h == nil || h.kern == nil {
 		return b
 	}
 	h.sum = h.y
@@ -140,7 +142,7 @@ func (h *Hash) Sum(b []byte) []byte {
 
 // Reset forgets the data written so far and keeps the key.
 func (h *Hash) Reset() {
-	if h == nil {
+	if h == nil || h.kern == nil {
 		return
 	}
 	h.y = [Size]byte{}

@@ -95,7 +95,7 @@ func refUpdate(t testing.TB, h, y0 [16]byte, p []byte) [16]byte {
 	return refGHASH(t, h, whole)
 }
 
-// vectorFile is testdata/ghash/ghash_vectors.json; see testdata/README-ghash.md.
+// vectorFile is testdata/ghash/ghash_vectors.json; see testdata/README.md.
 type vectorFile struct {
 	Vectors []struct {
 		Name, H, A, C, GHASH string
@@ -324,7 +324,7 @@ func TestWycheproofGCM(t *testing.T) {
 func TestUpdateAgainstRef(t *testing.T) {
 	maxLen := 600
 	if testing.Short() {
-		maxLen = 100
+		maxLen = 8*BlockSize + 2*BlockSize + 15 // past the 8-block main loops, plus a tail
 	}
 	forEachKernel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, uint64(len(active.name))))
@@ -374,8 +374,8 @@ func TestSumAgainstRef(t *testing.T) {
 	})
 }
 
-// TestSumKernelPath checks the pooled path of Sum (used for kernels other
-// than generic) with every kernel, generic included, against the reference.
+// TestSumKernelPath checks sum, Sum's body, with every kernel against the
+// reference, for lengths that reach the 8-block main loops.
 func TestSumKernelPath(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 5))
 	for i := range kernels {
@@ -385,9 +385,9 @@ func TestSumKernelPath(t *testing.T) {
 		}
 		for j := 0; j < 200; j++ {
 			h := randKey(r)
-			a, c := randBytes(r, r.IntN(80)), randBytes(r, r.IntN(80))
+			a, c := randBytes(r, r.IntN(200)), randBytes(r, r.IntN(200))
 			if got, want := sum(k, &h, a, c), ref.GCMGHASH(h, a, c); got != want {
-				t.Fatalf("%s: len(A) = %d, len(C) = %d: sumKernel = %x, want %x", k.name, len(a), len(c), got, want)
+				t.Fatalf("%s: len(A) = %d, len(C) = %d: sum = %x, want %x", k.name, len(a), len(c), got, want)
 			}
 		}
 	}
@@ -492,28 +492,42 @@ func TestHashUsesKernelAtNew(t *testing.T) {
 	generic := &kernels[len(kernels)-1]
 	saved := active
 	t.Cleanup(func() { active = saved })
-	var h [16]byte
-	h[0] = 0x80
+	r := rand.New(rand.NewPCG(7, 8))
 	for i := range kernels {
 		k := &kernels[i]
 		if !k.available {
 			continue
 		}
+		h := randKey(r)
+		data := randBytes(r, 8*BlockSize+5)
 		active = k
 		g := New(&h)
 		active = generic
-		if k == generic && len(kernels) > 1 && kernels[0].available {
+		if k == generic && kernels[0].available {
 			active = &kernels[0]
 		}
-		g.Write(make([]byte, 32))
+		g.Write(data)
 		if g.kern != k {
 			t.Fatalf("Hash kernel = %q, want %q, the kernel active at New", g.kern.name, k.name)
 		}
-		want, _ := ref.GHASH(h, make([]byte, 32))
+		want := refGHASH(t, h, zeroPad(data))
 		if got := g.Sum(nil); !bytes.Equal(got, want[:]) {
 			t.Fatalf("%s: Sum = %x, want %x", k.name, got, want)
 		}
 	}
+}
+
+// TestZeroHash checks that a zero Hash, which has no key, reports an error
+// and produces no output rather than panicking or hashing with H = 0.
+func TestZeroHash(t *testing.T) {
+	var g Hash
+	if n, err := g.Write(make([]byte, 32)); err == nil || n != 0 {
+		t.Errorf("Write on a zero Hash = %d, %v; want 0 and an error", n, err)
+	}
+	if out := g.Sum([]byte{1}); !bytes.Equal(out, []byte{1}) {
+		t.Errorf("Sum on a zero Hash = %x, want its argument unchanged", out)
+	}
+	g.Reset()
 }
 
 // TestNilKey checks the documented behaviour for a nil key: no panic, an
