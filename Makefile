@@ -7,7 +7,7 @@ FUZZTIME ?= 30s
 BENCHOUT ?= bench.txt
 # Files for `make benchstat`, e.g. make benchstat FILES='old.txt new.txt'.
 FILES    ?= $(BENCHOUT)
-BENCHSTAT ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+BENCHSTAT ?= benchstat
 
 export GO FUZZTIME
 
@@ -81,7 +81,7 @@ bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt)
 	$(GO) test -run '^$$' -bench . -count $(COUNT) ./sha1 ./ghash | tee $(BENCHOUT)
 
 benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.txt'
-	$(GO) run $(BENCHSTAT) $(FILES)
+	$(GO) tool $(BENCHSTAT) $(FILES)
 
 mca: ## llvm-mca estimates: arm64/arm GHASH (scripts/mca.sh, MCA_ARGS passed on), amd64 SHA-1 (scripts/mca-x86.sh)
 	@test -f scripts/mca.sh || { echo 'mca: scripts/mca.sh does not exist yet' >&2; exit 1; }

@@ -43,7 +43,7 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the block function chosen at init for this CPU:
-// "shani", "avx", "ssse3" or "generic". The choice follows
+// "shani", "avx2", "avx", "ssse3" or "generic". The choice follows
 // golang.org/x/sys/cpu and, for the SHA extensions, which that package does
 // not report, CPUID and GODEBUG's cpu.sha key as the Go runtime reads them;
 // so a GODEBUG setting such as GODEBUG=cpu.sha=off or cpu.avx=off forces a

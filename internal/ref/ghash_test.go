@@ -36,7 +36,7 @@ func ghashBlock(t *testing.T, s string) [GHASHBlockSize]byte {
 }
 
 // ghashVectorFile is testdata/ghash/ghash_vectors.json (provenance in
-// testdata/README-ghash.md).
+// testdata/README.md).
 type ghashVectorFile struct {
 	Vectors []struct {
 		Name, H, A, C, GHASH string
