@@ -41,32 +41,24 @@ func toPoly(b *[16]byte) poly {
 	return poly{binary.LittleEndian.Uint64(r[0:8]), binary.LittleEndian.Uint64(r[8:16])}
 }
 
-// mulPoly returns a·b modulo x^128 + x^7 + x^2 + x + 1, bit by bit and
-// without branches on the operands.
-func mulPoly(a, b poly) poly {
-	var z poly
-	v := b // v = b·x^i
-	for i := 0; i < 128; i++ {
-		m := -(a[i/64] >> (i % 64) & 1)
-		z[0] ^= v[0] & m
-		z[1] ^= v[1] & m
-		carry := -(v[1] >> 63)
-		v[1] = v[1]<<1 | v[0]>>63
-		v[0] = v[0]<<1 ^ carry&0x87
-	}
-	return z
-}
-
 // keyOperands fills ops with the layout both kernels share, as pairs of
 // 64-bit halves (doubleword 0, doubleword 1), before each kernel's own
 // form: H^max .. H^1, then the Karatsuba sums h0+h1 paired as
 // [H^max, H^(max-1)], ..., [H^2, H^1]. It returns the number of operands,
 // max + max/2. (Fixed-size arrays: expand must not allocate.)
 func keyOperands(ops *[pmullMaxBlocks * 3 / 2]poly, h *[16]byte, maxBlocks int) int {
+	// The powers, with the generic kernel's constant-time multiply: one
+	// block X absorbed into y = 0 gives X·H, so H^i gives H^(i+1).
+	var gk expandedKey
+	expandGeneric(&gk, h)
 	var ps [pmullMaxBlocks]poly // ps[i] = H^(i+1)
-	ps[0] = toPoly(h)
+	pow := *h
+	ps[0] = toPoly(&pow)
 	for i := 1; i < maxBlocks; i++ {
-		ps[i] = mulPoly(ps[i-1], ps[0])
+		var y [16]byte
+		updateGeneric(&y, &gk, pow[:])
+		pow = y
+		ps[i] = toPoly(&pow)
 	}
 	n := 0
 	for p := maxBlocks; p >= 1; p-- {
