@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
 )
 
 // every emits one of each instruction form the emitter has, with varied
@@ -94,38 +95,6 @@ var (
 	gnuObjdumpLine = regexp.MustCompile(`^\s+[0-9a-f]+:\s+([0-9a-f]{8})\s`)
 )
 
-func words(out []byte, re *regexp.Regexp) []string {
-	var ws []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if m := re.FindStringSubmatch(l); m != nil {
-			ws = append(ws, m[1])
-		}
-	}
-	return ws
-}
-
-func run(t *testing.T, dir string, env []string, name string, args ...string) []byte {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return out
-}
-
-func goTool(t *testing.T) (goBin, goroot string) {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skipf("go env GOROOT: %v", err)
-	}
-	goroot = strings.TrimSpace(string(out))
-	return filepath.Join(goroot, "bin", "go"), goroot
-}
-
 // gnuPrelude selects what GNU as must accept: A32 code, ARMv8 with NEON and
 // the Crypto Extensions (for vmull.p64).
 const gnuPrelude = "\t.syntax unified\n\t.arch armv8-a\n\t.fpu crypto-neon-fp-armv8\n\t.arm\n"
@@ -145,7 +114,7 @@ func TestEncodings(t *testing.T) {
 	if err != nil {
 		t.Skip("arm-linux-gnueabihf-objdump not found: install binutils-arm-linux-gnueabihf")
 	}
-	goBin, goroot := goTool(t)
+	goBin, goroot := emittest.GoTool(t)
 
 	file, err := NewFile("arm")
 	if err != nil {
@@ -181,10 +150,10 @@ func TestEncodings(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"GOARCH=arm", "GOOS=linux"}
-	run(t, dir, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", "go.o", "go.s")
-	goWords := words(run(t, dir, env, goBin, "tool", "objdump", "go.o"), goObjdumpLine)
-	run(t, dir, nil, gas, "-o", "gnu.o", "gnu.s")
-	gnuWords := words(run(t, dir, nil, objdump, "-d", "gnu.o"), gnuObjdumpLine)
+	emittest.Run(t, dir, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", "go.o", "go.s")
+	goWords := emittest.Words(emittest.Run(t, dir, env, goBin, "tool", "objdump", "go.o"), goObjdumpLine)
+	emittest.Run(t, dir, nil, gas, "-o", "gnu.o", "gnu.s")
+	gnuWords := emittest.Words(emittest.Run(t, dir, nil, objdump, "-d", "gnu.o"), gnuObjdumpLine)
 
 	// Go's object file may pad the function.
 	if len(goWords) > len(insts) {
@@ -311,7 +280,7 @@ func TestAsmdecl(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet on a temporary module")
 	}
-	goBin, _ := goTool(t)
+	goBin, _ := emittest.GoTool(t)
 	file, err := NewFile("arm")
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +312,7 @@ func TestAsmdecl(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	run(t, dir, []string{"GOOS=linux", "GOARCH=arm", "GOFLAGS=-mod=mod", "GOWORK=off"}, goBin, "vet", ".")
+	emittest.Run(t, dir, []string{"GOOS=linux", "GOARCH=arm", "GOFLAGS=-mod=mod", "GOWORK=off"}, goBin, "vet", ".")
 }
 
 // TestDependences checks that every instruction form declares what it

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
 )
 
 // every emits one of each instruction form the emitter has, with varied
@@ -110,28 +111,6 @@ var (
 	gnuObjdumpLine = regexp.MustCompile(`^\s+[0-9a-f]+:\s+([0-9a-f]{8})\s`)
 )
 
-func words(t *testing.T, out []byte, re *regexp.Regexp) []string {
-	t.Helper()
-	var ws []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if m := re.FindStringSubmatch(l); m != nil {
-			ws = append(ws, m[1])
-		}
-	}
-	return ws
-}
-
-func run(t *testing.T, env []string, name string, args ...string) []byte {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return out
-}
-
 // TestEncodings assembles every instruction form twice, the Go syntax with
 // Go's assembler and the GNU syntax with GNU as, and compares the machine
 // words. This checks the Go/GNU correspondence of each form (operand
@@ -145,7 +124,7 @@ func TestEncodings(t *testing.T) {
 	if err != nil {
 		t.Skip("aarch64-linux-gnu-objdump not found: install binutils-aarch64-linux-gnu")
 	}
-	goBin := filepath.Join(runtimeGOROOT(t), "bin", "go")
+	goBin, goroot := emittest.GoTool(t)
 
 	file, err := NewFile("arm64")
 	if err != nil {
@@ -183,11 +162,10 @@ func TestEncodings(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"GOARCH=arm64", "GOOS=linux"}
-	goroot := strings.TrimSpace(string(run(t, nil, goBin, "env", "GOROOT")))
-	run(t, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", goO, goS)
-	goWords := words(t, run(t, env, goBin, "tool", "objdump", goO), goObjdumpLine)
-	run(t, nil, gas, "-o", gnuO, gnuS)
-	gnuWords := words(t, run(t, nil, gobjdump, "-d", gnuO), gnuObjdumpLine)
+	emittest.Run(t, "", env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", goO, goS)
+	goWords := emittest.Words(emittest.Run(t, "", env, goBin, "tool", "objdump", goO), goObjdumpLine)
+	emittest.Run(t, "", nil, gas, "-o", gnuO, gnuS)
+	gnuWords := emittest.Words(emittest.Run(t, "", nil, gobjdump, "-d", gnuO), gnuObjdumpLine)
 
 	// Go's object file pads the function with zero words.
 	for len(goWords) > len(insts) && goWords[len(goWords)-1] == "00000000" {
@@ -201,14 +179,6 @@ func TestEncodings(t *testing.T) {
 			t.Errorf("%-50s = %s, but GNU %-40s = %s", in.Text(), goWords[k], in.GNU, gnuWords[k])
 		}
 	}
-}
-
-func runtimeGOROOT(t *testing.T) string {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Skipf("go env GOROOT: %v", err)
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // TestDependences checks that every instruction form declares what it
