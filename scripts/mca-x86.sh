@@ -2,9 +2,9 @@
 # Static throughput estimate of the amd64 SHA-1 kernels with llvm-mca.
 #
 # Builds the sha1 test binary, disassembles each kernel's block loop (from
-# the target of its last backward conditional jump up to that jump; other
-# jumps inside are left out) with objdump, and feeds it to llvm-mca on the
-# Sandy Bridge, Haswell, Skylake, Zen 2 and Zen 3 models (-iterations=200).
+# the target of its last backward jump up to that jump; other jumps inside,
+# such as the branch out of the last block, are left out) with objdump, and
+# feeds it to llvm-mca on the Sandy Bridge, Haswell, Skylake, Zen 2 and Zen 3 models (-iterations=200).
 # One iteration is one 64-byte block, two for avx2 (its loop hashes a pair).
 # A model that cannot schedule an instruction prints "-". LLVM 14 schedules
 # SHA1RNDS4 even on models of cores that lack it (Sandy Bridge to Skylake):
@@ -38,12 +38,14 @@ openssl=(5.89 4.42 3.91 4.28 3.35)
 loop() {
 	local dis
 	dis=$(objdump -d --no-show-raw-insn "$dir/pkg.test" --disassemble="$1")
-	# The loop: the last conditional jump (not jmp) to an earlier address.
-	local from="" target="" a t
+	# The loop: the last jump (conditional or not) to an earlier address,
+	# other than the morestack path's jump back to the function's entry.
+	local from="" target="" a t entry
+	entry=$(awk '/^[0-9a-f]+ </ { sub(/^0+/, "", $1); print $1; exit }' <<<"$dis")
 	while read -r a t; do
 		a=${a%:}
-		if ((16#$t < 16#$a)); then from=$a target=$t; fi
-	done < <(awk '$2 ~ /^j/ && $2 != "jmp" { print $1, $3 }' <<<"$dis")
+		if ((16#$t < 16#$a && 16#$t != 16#$entry)); then from=$a target=$t; fi
+	done < <(awk '$2 ~ /^j/ { print $1, $3 }' <<<"$dis")
 	[[ -n $target ]] || { echo "mca-x86: no loop found in $1" >&2; exit 1; }
 	awk -v t="$target" -v f="$from" '
 		$1 ~ /:$/ { a = $1; sub(":", "", a); if (a == t) on = 1; if (a == f) exit }

@@ -30,7 +30,7 @@ GLOBL sha1Bswap<>(SB), RODATA|NOPTR, $16
 
 // func blockAVX(h *[5]uint32, p []byte)
 // Requires: AVX
-TEXT ·blockAVX(SB), NOSPLIT, $64-32
+TEXT ·blockAVX(SB), NOSPLIT, $72-32
 	MOVQ h+0(FP), R9
 	MOVQ p_base+8(FP), R10
 	MOVQ p_len+16(FP), R11
@@ -39,13 +39,19 @@ TEXT ·blockAVX(SB), NOSPLIT, $64-32
 	ANDQ $-64, R11
 	JZ   done
 	ADDQ R10, R11
+	MOVQ R11, 64(SP)
 
-	// Working variables a..e from h.
+	// Working variables a..e from h, and h kept in registers until the end.
 	MOVL    (R9), AX
 	MOVL    4(R9), BX
 	MOVL    8(R9), CX
 	MOVL    12(R9), DX
 	MOVL    16(R9), SI
+	MOVL    AX, R9
+	MOVL    BX, R11
+	MOVL    CX, R12
+	MOVL    DX, R14
+	MOVL    SI, R15
 	MOVL    BX, DI
 	VMOVDQU sha1Bswap<>+0(SB), X10
 
@@ -75,14 +81,6 @@ TEXT ·blockAVX(SB), NOSPLIT, $64-32
 	VMOVDQU X8, 48(SP)
 
 loop:
-	// The look-ahead loads the next block, or this one again after the last block:
-	// next = p + (p+64 < end ? 64 : 0), without a branch or CMOV.
-	LEAQ 64(R10), R12
-	CMPQ R12, R11
-	SBBQ R13, R13
-	ANDQ $0x40, R13
-	LEAQ (R10)(R13*1), R12
-
 	// Round 0
 	ADDL (SP), SI
 
@@ -1044,11 +1042,16 @@ loop:
 	RORL    $0x07, DX
 	XORL    SI, DI
 
+	// Advance to the next block, or finish the last one without the look-ahead.
+	ADDQ $0x40, R10
+	CMPQ R10, 64(SP)
+	JAE  last
+
 	// Round 64
 	ADDL (SP), AX
 
 	// W[0..3]: load and byte-swap
-	VMOVDQU (R12), X0
+	VMOVDQU (R10), X0
 	XORL    DX, DI
 	ADDL    DI, AX
 	MOVL    BX, R8
@@ -1094,7 +1097,7 @@ loop:
 	ADDL 16(SP), BX
 
 	// W[4..7]: load and byte-swap
-	VMOVDQU 16(R12), X1
+	VMOVDQU 16(R10), X1
 	XORL    SI, DI
 	ADDL    DI, BX
 	MOVL    CX, R8
@@ -1140,7 +1143,7 @@ loop:
 	ADDL 32(SP), CX
 
 	// W[8..11]: load and byte-swap
-	VMOVDQU 32(R12), X2
+	VMOVDQU 32(R10), X2
 	XORL    AX, DI
 	ADDL    DI, CX
 	MOVL    DX, R8
@@ -1186,7 +1189,7 @@ loop:
 	ADDL 48(SP), DX
 
 	// W[12..15]: load and byte-swap
-	VMOVDQU 48(R12), X3
+	VMOVDQU 48(R10), X3
 	XORL    BX, DI
 	ADDL    DI, DX
 	MOVL    SI, R8
@@ -1227,21 +1230,194 @@ loop:
 	ADDL    BX, AX
 	RORL    $0x07, CX
 
-	// h += a..e (b is the plain copy in carry); they carry over as the next block's start.
-	ADDL (R9), AX
-	MOVL AX, (R9)
-	ADDL 4(R9), DI
-	MOVL DI, 4(R9)
-	ADDL 8(R9), CX
-	MOVL CX, 8(R9)
-	ADDL 12(R9), DX
-	MOVL DX, 12(R9)
-	ADDL 16(R9), SI
-	MOVL SI, 16(R9)
+	// a..e += h (b is the plain copy in carry).
+	ADDL R9, AX
+	ADDL R11, DI
+	ADDL R12, CX
+	ADDL R14, DX
+	ADDL R15, SI
+	MOVL AX, R9
+	MOVL DI, R11
+	MOVL CX, R12
+	MOVL DX, R14
+	MOVL SI, R15
 	MOVL DI, BX
-	ADDQ $0x40, R10
-	CMPQ R10, R11
-	JNE  loop
+	JMP  loop
+
+last:
+	// Round 64
+	ADDL (SP), AX
+	XORL DX, DI
+	ADDL DI, AX
+	MOVL BX, R8
+	ROLL $0x05, BX
+	ADDL BX, AX
+	RORL $0x07, CX
+	XORL DX, R8
+
+	// Round 65
+	ADDL 4(SP), SI
+	XORL CX, R8
+	ADDL R8, SI
+	MOVL AX, DI
+	ROLL $0x05, AX
+	ADDL AX, SI
+	RORL $0x07, BX
+	XORL CX, DI
+
+	// Round 66
+	ADDL 8(SP), DX
+	XORL BX, DI
+	ADDL DI, DX
+	MOVL SI, R8
+	ROLL $0x05, SI
+	ADDL SI, DX
+	RORL $0x07, AX
+	XORL BX, R8
+
+	// Round 67
+	ADDL 12(SP), CX
+	XORL AX, R8
+	ADDL R8, CX
+	MOVL DX, DI
+	ROLL $0x05, DX
+	ADDL DX, CX
+	RORL $0x07, SI
+	XORL AX, DI
+
+	// Round 68
+	ADDL 16(SP), BX
+	XORL SI, DI
+	ADDL DI, BX
+	MOVL CX, R8
+	ROLL $0x05, CX
+	ADDL CX, BX
+	RORL $0x07, DX
+	XORL SI, R8
+
+	// Round 69
+	ADDL 20(SP), AX
+	XORL DX, R8
+	ADDL R8, AX
+	MOVL BX, DI
+	ROLL $0x05, BX
+	ADDL BX, AX
+	RORL $0x07, CX
+	XORL DX, DI
+
+	// Round 70
+	ADDL 24(SP), SI
+	XORL CX, DI
+	ADDL DI, SI
+	MOVL AX, R8
+	ROLL $0x05, AX
+	ADDL AX, SI
+	RORL $0x07, BX
+	XORL CX, R8
+
+	// Round 71
+	ADDL 28(SP), DX
+	XORL BX, R8
+	ADDL R8, DX
+	MOVL SI, DI
+	ROLL $0x05, SI
+	ADDL SI, DX
+	RORL $0x07, AX
+	XORL BX, DI
+
+	// Round 72
+	ADDL 32(SP), CX
+	XORL AX, DI
+	ADDL DI, CX
+	MOVL DX, R8
+	ROLL $0x05, DX
+	ADDL DX, CX
+	RORL $0x07, SI
+	XORL AX, R8
+
+	// Round 73
+	ADDL 36(SP), BX
+	XORL SI, R8
+	ADDL R8, BX
+	MOVL CX, DI
+	ROLL $0x05, CX
+	ADDL CX, BX
+	RORL $0x07, DX
+	XORL SI, DI
+
+	// Round 74
+	ADDL 40(SP), AX
+	XORL DX, DI
+	ADDL DI, AX
+	MOVL BX, R8
+	ROLL $0x05, BX
+	ADDL BX, AX
+	RORL $0x07, CX
+	XORL DX, R8
+
+	// Round 75
+	ADDL 44(SP), SI
+	XORL CX, R8
+	ADDL R8, SI
+	MOVL AX, DI
+	ROLL $0x05, AX
+	ADDL AX, SI
+	RORL $0x07, BX
+	XORL CX, DI
+
+	// Round 76
+	ADDL 48(SP), DX
+	XORL BX, DI
+	ADDL DI, DX
+	MOVL SI, R8
+	ROLL $0x05, SI
+	ADDL SI, DX
+	RORL $0x07, AX
+	XORL BX, R8
+
+	// Round 77
+	ADDL 52(SP), CX
+	XORL AX, R8
+	ADDL R8, CX
+	MOVL DX, DI
+	ROLL $0x05, DX
+	ADDL DX, CX
+	RORL $0x07, SI
+	XORL AX, DI
+
+	// Round 78
+	ADDL 56(SP), BX
+	XORL SI, DI
+	ADDL DI, BX
+	MOVL CX, R8
+	ROLL $0x05, CX
+	ADDL CX, BX
+	RORL $0x07, DX
+	XORL SI, R8
+
+	// Round 79
+	ADDL 60(SP), AX
+	XORL DX, R8
+	ADDL R8, AX
+	MOVL BX, DI
+	ROLL $0x05, BX
+	ADDL BX, AX
+	RORL $0x07, CX
+
+	// Store h.
+	MOVQ h+0(FP), R10
+
+	// a..e += h (b is the plain copy in carry).
+	ADDL R9, AX
+	ADDL R11, DI
+	ADDL R12, CX
+	ADDL R14, DX
+	ADDL R15, SI
+	MOVL AX, (R10)
+	MOVL DI, 4(R10)
+	MOVL CX, 8(R10)
+	MOVL DX, 12(R10)
+	MOVL SI, 16(R10)
 
 done:
 	RET

@@ -21,8 +21,10 @@ type emitter struct {
 	tmp        reg.GPPhysical                // scalar temporary
 	scratch    reg.GPPhysical                // tmp as a 64-bit register
 	hp         reg.GPPhysical                // *[5]uint32 state
-	ptr, next  reg.GPPhysical                // this block, and the block the look-ahead loads
-	end        reg.GPPhysical                // one past the last whole block
+	h          [5]reg.GPPhysical             // the state, while the loop runs
+	endMem     Mem                           // end, on the stack
+	ptr        reg.GPPhysical                // this block; the next one from round 80-Lookahead on
+	end        reg.GPPhysical                // one past the last whole block, until it is stored
 	ktab, ring Mem                           // K table, and the W+K ring on the stack
 	bswapMem   Mem                           // the PSHUFB byte-swap indexes
 
@@ -56,7 +58,8 @@ func generate(ctx *build.Context, isa ISA, p Params, name string) error {
 		t1:    reg.X9,
 		bswap: reg.X10,
 		tmp:   reg.R13L, scratch: reg.R13,
-		hp: reg.R9, ptr: reg.R10, end: reg.R11, next: reg.R12,
+		hp: reg.R9, ptr: reg.R10, end: reg.R11,
+		h:     [5]reg.GPPhysical{reg.R9L, reg.R11L, reg.R12L, reg.R14L, reg.R15L},
 		lanes: 1,
 	}
 	e.constants()
@@ -95,6 +98,7 @@ func (e *emitter) function(name string) error {
 	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, with the "+e.isa.Name()+" instruction set.",
 		fmt.Sprintf("Schedule: %s.", e.p))
 	e.ring = c.AllocLocal(4 * ringWords)
+	e.endMem = c.AllocLocal(8)
 
 	c.Load(c.Param("h"), e.hp)
 	c.Load(c.Param("p").Base(), e.ptr)
@@ -103,11 +107,15 @@ func (e *emitter) function(name string) error {
 	c.ANDQ(I32(-64), e.end)
 	c.JZ(LabelRef("done"))
 	c.ADDQ(e.ptr, e.end)
+	c.MOVQ(e.end, e.endMem)
 
-	c.Comment("Working variables a..e from h.")
+	c.Comment("Working variables a..e from h, and h kept in registers until the end.")
 	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L}
 	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
 		c.MOVL(Mem{Base: e.hp, Disp: 4 * i}, r)
+	}
+	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
+		c.MOVL(r, e.h[i])
 	}
 	c.MOVL(v.b, v.carry) // round 0's plain b
 	e.isa.Load(e.bswap, e.bswapMem)
@@ -122,48 +130,73 @@ func (e *emitter) function(name string) error {
 	e.model = nil
 
 	c.Label("loop")
-	c.Comment("The look-ahead loads the next block, or this one again after the last block:",
-		"next = p + (p+64 < end ? 64 : 0), without a branch or CMOV.")
-	c.LEAQ(Mem{Base: e.ptr, Disp: 64}, e.next)
-	c.CMPQ(e.next, e.end)
-	c.SBBQ(e.scratch, e.scratch)
-	c.ANDQ(U8(64), e.scratch)
-	c.LEAQ(Mem{Base: e.ptr, Index: e.scratch, Scale: 1}, e.next)
-	for t := 0; t < 80; t++ {
+	// From round first on, the rounds host the look-ahead's steps for the
+	// next block (its groups 0..3), which load from it. There the loop
+	// advances to that block; after the last block it branches to a copy of
+	// the remaining rounds without the look-ahead, so nothing past the input
+	// is read and no block pointer has to be chosen without a branch.
+	first := 80 - e.p.Lookahead
+	for t := 0; t < first; t++ {
 		e.merge(e.roundSteps(t, v), e.precalc(t))
 		v = v.next()
 	}
-	if err := checkRing(prologue, e.model); err != nil {
-		return fmt.Errorf("%s with %s: %w", name, e.p, err)
+	head := e.model
+	e.model = nil
+	c.Comment("Advance to the next block, or finish the last one without the look-ahead.")
+	c.ADDQ(U8(64), e.ptr)
+	c.CMPQ(e.ptr, e.endMem)
+	c.JAE(LabelRef("last"))
+	vLast := v
+	for t := first; t < 80; t++ {
+		e.merge(e.roundSteps(t, v), e.precalc(t))
+		v = v.next()
 	}
-
-	c.Comment("h += a..e (b is the plain copy in carry); they carry over as the next block's start.")
-	for i, r := range []reg.GPPhysical{v.a, v.carry, v.c, v.d, v.e} {
-		m := Mem{Base: e.hp, Disp: 4 * i}
-		c.ADDL(m, r)
-		c.MOVL(r, m)
+	next := e.model
+	e.model = nil
+	for i, r := range e.sum(v) {
+		c.MOVL(r, e.h[i])
 	}
 	c.MOVL(v.carry, v.b) // b itself, not rol5(b), for round 0
-	c.ADDQ(U8(64), e.ptr)
-	c.CMPQ(e.ptr, e.end)
-	c.JNE(LabelRef("loop"))
+	c.JMP(LabelRef("loop"))
+
+	c.Label("last")
+	v = vLast
+	for t := first; t < 80; t++ {
+		e.merge(e.roundSteps(t, v), nil)
+		v = v.next()
+	}
+	if err := checkRing(prologue, head, next, e.model); err != nil {
+		return fmt.Errorf("%s with %s: %w", name, e.p, err)
+	}
+	c.Comment("Store h.")
+	c.Load(c.Param("h"), e.ptr)
+	for i, r := range e.sum(v) {
+		c.MOVL(r, Mem{Base: e.ptr, Disp: 4 * i})
+	}
 
 	c.Label("done")
 	c.RET()
 	return nil
 }
 
+// sum emits a..e += h, with b the plain copy in carry, and returns the
+// registers holding the sums: the new h, and the next block's a..e.
+func (e *emitter) sum(v vars) []reg.GPPhysical {
+	e.comment("a..e += h (b is the plain copy in carry).")
+	regs := []reg.GPPhysical{v.a, v.carry, v.c, v.d, v.e}
+	for i, r := range regs {
+		e.ctx.ADDL(e.h[i], r)
+	}
+	return regs
+}
+
 // precalc returns the vector steps that round r hosts: one quarter of the
 // group holding word r+Lookahead. Rounds 80-Lookahead..79 host the first
-// groups of the next block; negative rounds are the prologue.
+// groups of the next block, which ptr points at by then; negative rounds
+// are the prologue.
 func (e *emitter) precalc(r int) []step {
 	w := r + e.p.Lookahead
-	g := w / wordsPerGroup
-	src := e.ptr
-	if g >= groupsPerBlock {
-		src = e.next
-	}
-	return e.chunk(e.groupSteps(g, src), w%wordsPerGroup)
+	return e.chunk(e.groupSteps(w/wordsPerGroup, e.ptr), w%wordsPerGroup)
 }
 
 // merge emits a round's scalar steps with its vector steps after the first

@@ -159,37 +159,49 @@ type ringEvent struct {
 	word  int
 }
 
-// checkRing replays the ring accesses of the prologue and then of two
-// iterations of the loop body, and reports any round that would read a slot
-// not holding its word. Two iterations cover both the first block (filled by
-// the prologue) and every later one (filled by the previous iteration).
-func checkRing(prologue, body []ringEvent) error {
-	var held [ringWords]int
-	for i := range held {
-		held[i] = -1
-	}
-	replay := func(events []ringEvent, base int) error {
-		for _, ev := range events {
-			w := base + ev.word
-			s := w % ringWords
-			if ev.write {
-				for i := 0; i < wordsPerGroup; i++ {
-					held[s+i] = w + i
-				}
-				continue
-			}
-			if held[s] != w {
-				return fmt.Errorf("round %d would read W+K ring slot %d, which holds word %d, not %d: the precalculation schedule overwrites or lags its readers", ev.word, s, held[s], w)
-			}
+// checkRing replays the ring accesses of whole inputs of one, two and
+// three blocks: the prologue, then for every block but the last the loop's
+// rounds before the look-ahead reaches the next block (head) and the rest
+// (next), and for the last block head and the branch that finishes it
+// without the look-ahead (last). It reports any round that would read a
+// slot not holding its word. One block covers the block the prologue
+// filled, two and three the blocks the loop itself filled.
+func checkRing(prologue, head, next, last []ringEvent) error {
+	for blocks := 1; blocks <= 3; blocks++ {
+		var held [ringWords]int
+		for i := range held {
+			held[i] = -1
 		}
-		return nil
-	}
-	if err := replay(prologue, 0); err != nil {
-		return err
-	}
-	for _, base := range []int{0, 80} {
-		if err := replay(body, base); err != nil {
+		replay := func(events []ringEvent, base int) error {
+			for _, ev := range events {
+				w := base + ev.word
+				s := w % ringWords
+				if ev.write {
+					for i := 0; i < wordsPerGroup; i++ {
+						held[s+i] = w + i
+					}
+					continue
+				}
+				if held[s] != w {
+					return fmt.Errorf("round %d would read W+K ring slot %d, which holds word %d, not %d: the precalculation schedule overwrites or lags its readers", ev.word, s, held[s], w)
+				}
+			}
+			return nil
+		}
+		if err := replay(prologue, 0); err != nil {
 			return err
+		}
+		for b := 0; b < blocks; b++ {
+			tail := next
+			if b == blocks-1 {
+				tail = last
+			}
+			if err := replay(head, 80*b); err != nil {
+				return err
+			}
+			if err := replay(tail, 80*b); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
