@@ -120,7 +120,7 @@ TEXT ·blockAVX2(SB), $1288-32
 	VPXOR    Y2, Y8, Y8
 	VPXOR    Y8, Y4, Y4
 	VPSLLDQ  $0x0c, Y4, Y9
-	VPSLLD   $0x01, Y4, Y8
+	VPADDD   Y4, Y4, Y8
 	VPSRLD   $0x1f, Y4, Y4
 	VPOR     Y8, Y4, Y4
 	VPSLLD   $0x02, Y9, Y8
@@ -137,7 +137,7 @@ TEXT ·blockAVX2(SB), $1288-32
 	VPXOR    Y3, Y8, Y8
 	VPXOR    Y8, Y5, Y5
 	VPSLLDQ  $0x0c, Y5, Y9
-	VPSLLD   $0x01, Y5, Y8
+	VPADDD   Y5, Y5, Y8
 	VPSRLD   $0x1f, Y5, Y5
 	VPOR     Y8, Y5, Y5
 	VPSLLD   $0x02, Y9, Y8
@@ -154,7 +154,7 @@ TEXT ·blockAVX2(SB), $1288-32
 	VPXOR    Y4, Y8, Y8
 	VPXOR    Y8, Y6, Y6
 	VPSLLDQ  $0x0c, Y6, Y9
-	VPSLLD   $0x01, Y6, Y8
+	VPADDD   Y6, Y6, Y8
 	VPSRLD   $0x1f, Y6, Y6
 	VPOR     Y8, Y6, Y6
 	VPSLLD   $0x02, Y9, Y8
@@ -171,7 +171,7 @@ TEXT ·blockAVX2(SB), $1288-32
 	VPXOR    Y5, Y8, Y8
 	VPXOR    Y8, Y7, Y7
 	VPSLLDQ  $0x0c, Y7, Y9
-	VPSLLD   $0x01, Y7, Y8
+	VPADDD   Y7, Y7, Y8
 	VPSRLD   $0x1f, Y7, Y7
 	VPOR     Y8, Y7, Y7
 	VPSLLD   $0x02, Y9, Y8
@@ -739,7 +739,7 @@ loop:
 	MOVL    CX, DI
 	XORL    DX, DI
 	XORL    BX, DI
-	VPSLLD  $0x01, Y4, Y8
+	VPADDD  Y4, Y4, Y8
 	ADDL    DI, SI
 	RORXL   $0x1b, AX, DI
 	ADDL    DI, SI
@@ -847,7 +847,7 @@ loop:
 	ADDL    DI, BX
 	MOVL    SI, R8
 	XORL    AX, R8
-	VPSLLD  $0x01, Y5, Y8
+	VPADDD  Y5, Y5, Y8
 	ANDL    DX, R8
 	ADDL    R8, BX
 	RORXL   $0x1b, CX, DI
@@ -968,7 +968,7 @@ loop:
 	ADDL    DI, DX
 	MOVL    BX, R8
 	XORL    CX, R8
-	VPSLLD  $0x01, Y6, Y8
+	VPADDD  Y6, Y6, Y8
 	ANDL    AX, R8
 	ADDL    R8, DX
 	RORXL   $0x1b, SI, DI
@@ -1089,7 +1089,7 @@ loop:
 	ADDL    DI, AX
 	MOVL    DX, R8
 	XORL    SI, R8
-	VPSLLD  $0x01, Y7, Y8
+	VPADDD  Y7, Y7, Y8
 	ANDL    CX, R8
 	ADDL    R8, AX
 	RORXL   $0x1b, BX, DI

@@ -91,12 +91,12 @@ loop:
 	XORL     DX, CX
 	VPSRLDQ  $0x04, X3, X8
 	XORL     DX, DI
+	RORL     $0x02, BX
 	ADDL     DI, SI
-	MOVL     AX, R8
 	VPXOR    X0, X4, X4
+	MOVL     AX, R8
 	ROLL     $0x05, AX
 	ADDL     AX, SI
-	RORL     $0x02, BX
 
 	// Round 1
 	ADDL    4(SP), DX
@@ -107,12 +107,12 @@ loop:
 	XORL    CX, BX
 	XORL    CX, R8
 	VPSLLDQ $0x0c, X4, X9
+	RORL    $0x07, AX
 	ADDL    R8, DX
+	VPADDD  X4, X4, X8
 	MOVL    SI, DI
-	VPSLLD  $0x01, X4, X8
 	ROLL    $0x05, SI
 	ADDL    SI, DX
-	RORL    $0x07, AX
 
 	// Round 2
 	ADDL   8(SP), CX
@@ -123,12 +123,12 @@ loop:
 	XORL   BX, AX
 	XORL   BX, DI
 	VPSLLD $0x02, X9, X8
+	RORL   $0x07, SI
 	ADDL   DI, CX
-	MOVL   DX, R8
 	VPSRLD $0x1e, X9, X9
+	MOVL   DX, R8
 	ROLL   $0x05, DX
 	ADDL   DX, CX
-	RORL   $0x07, SI
 
 	// Round 3
 	ADDL    12(SP), BX
@@ -139,12 +139,12 @@ loop:
 	XORL    AX, SI
 	XORL    AX, R8
 	VPADDD  sha1K<>+0(SB), X4, X8
+	RORL    $0x07, DX
 	ADDL    R8, BX
-	MOVL    CX, DI
 	VMOVDQU X8, (SP)
+	MOVL    CX, DI
 	ROLL    $0x05, CX
 	ADDL    CX, BX
-	RORL    $0x07, DX
 
 	// Round 4
 	ADDL 16(SP), AX
@@ -156,12 +156,12 @@ loop:
 	XORL     SI, DX
 	VPSRLDQ  $0x04, X4, X8
 	XORL     SI, DI
+	RORL     $0x07, CX
 	ADDL     DI, AX
-	MOVL     BX, R8
 	VPXOR    X1, X5, X5
+	MOVL     BX, R8
 	ROLL     $0x05, BX
 	ADDL     BX, AX
-	RORL     $0x07, CX
 
 	// Round 5
 	ADDL    20(SP), SI
@@ -172,12 +172,12 @@ loop:
 	XORL    DX, CX
 	XORL    DX, R8
 	VPSLLDQ $0x0c, X5, X9
+	RORL    $0x07, BX
 	ADDL    R8, SI
+	VPADDD  X5, X5, X8
 	MOVL    AX, DI
-	VPSLLD  $0x01, X5, X8
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x07, BX
 
 	// Round 6
 	ADDL   24(SP), DX
@@ -188,12 +188,12 @@ loop:
 	XORL   CX, BX
 	XORL   CX, DI
 	VPSLLD $0x02, X9, X8
+	RORL   $0x07, AX
 	ADDL   DI, DX
-	MOVL   SI, R8
 	VPSRLD $0x1e, X9, X9
+	MOVL   SI, R8
 	ROLL   $0x05, SI
 	ADDL   SI, DX
-	RORL   $0x07, AX
 
 	// Round 7
 	ADDL    28(SP), CX
@@ -204,12 +204,12 @@ loop:
 	XORL    BX, AX
 	XORL    BX, R8
 	VPADDD  sha1K<>+16(SB), X5, X8
+	RORL    $0x07, SI
 	ADDL    R8, CX
-	MOVL    DX, DI
 	VMOVDQU X8, 16(SP)
+	MOVL    DX, DI
 	ROLL    $0x05, DX
 	ADDL    DX, CX
-	RORL    $0x07, SI
 
 	// Round 8
 	ADDL 32(SP), BX
@@ -221,12 +221,12 @@ loop:
 	XORL     AX, SI
 	VPSRLDQ  $0x04, X5, X8
 	XORL     AX, DI
+	RORL     $0x07, DX
 	ADDL     DI, BX
-	MOVL     CX, R8
 	VPXOR    X2, X6, X6
+	MOVL     CX, R8
 	ROLL     $0x05, CX
 	ADDL     CX, BX
-	RORL     $0x07, DX
 
 	// Round 9
 	ADDL    36(SP), AX
@@ -237,12 +237,12 @@ loop:
 	XORL    SI, DX
 	XORL    SI, R8
 	VPSLLDQ $0x0c, X6, X9
+	RORL    $0x07, CX
 	ADDL    R8, AX
+	VPADDD  X6, X6, X8
 	MOVL    BX, DI
-	VPSLLD  $0x01, X6, X8
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 
 	// Round 10
 	ADDL   40(SP), SI
@@ -253,12 +253,12 @@ loop:
 	XORL   DX, CX
 	XORL   DX, DI
 	VPSLLD $0x02, X9, X8
+	RORL   $0x07, BX
 	ADDL   DI, SI
-	MOVL   AX, R8
 	VPSRLD $0x1e, X9, X9
+	MOVL   AX, R8
 	ROLL   $0x05, AX
 	ADDL   AX, SI
-	RORL   $0x07, BX
 
 	// Round 11
 	ADDL    44(SP), DX
@@ -269,12 +269,12 @@ loop:
 	XORL    CX, BX
 	XORL    CX, R8
 	VPADDD  sha1K<>+16(SB), X6, X8
+	RORL    $0x07, AX
 	ADDL    R8, DX
-	MOVL    SI, DI
 	VMOVDQU X8, 32(SP)
+	MOVL    SI, DI
 	ROLL    $0x05, SI
 	ADDL    SI, DX
-	RORL    $0x07, AX
 
 	// Round 12
 	ADDL 48(SP), CX
@@ -286,12 +286,12 @@ loop:
 	XORL     BX, AX
 	VPSRLDQ  $0x04, X6, X8
 	XORL     BX, DI
+	RORL     $0x07, SI
 	ADDL     DI, CX
-	MOVL     DX, R8
 	VPXOR    X3, X7, X7
+	MOVL     DX, R8
 	ROLL     $0x05, DX
 	ADDL     DX, CX
-	RORL     $0x07, SI
 
 	// Round 13
 	ADDL    52(SP), BX
@@ -302,12 +302,12 @@ loop:
 	XORL    AX, SI
 	XORL    AX, R8
 	VPSLLDQ $0x0c, X7, X9
+	RORL    $0x07, DX
 	ADDL    R8, BX
+	VPADDD  X7, X7, X8
 	MOVL    CX, DI
-	VPSLLD  $0x01, X7, X8
 	ROLL    $0x05, CX
 	ADDL    CX, BX
-	RORL    $0x07, DX
 
 	// Round 14
 	ADDL   56(SP), AX
@@ -318,12 +318,12 @@ loop:
 	XORL   SI, DX
 	XORL   SI, DI
 	VPSLLD $0x02, X9, X8
+	RORL   $0x07, CX
 	ADDL   DI, AX
-	MOVL   BX, R8
 	VPSRLD $0x1e, X9, X9
+	MOVL   BX, R8
 	ROLL   $0x05, BX
 	ADDL   BX, AX
-	RORL   $0x07, CX
 
 	// Round 15
 	ADDL    60(SP), SI
@@ -334,12 +334,12 @@ loop:
 	XORL    DX, CX
 	XORL    DX, R8
 	VPADDD  sha1K<>+16(SB), X7, X8
+	RORL    $0x07, BX
 	ADDL    R8, SI
-	MOVL    AX, DI
 	VMOVDQU X8, 48(SP)
+	MOVL    AX, DI
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x07, BX
 
 	// Round 16
 	ADDL (SP), DX
@@ -351,11 +351,11 @@ loop:
 	XORL     CX, BX
 	XORL     CX, DI
 	VPXOR    X1, X0, X0
+	RORL     $0x07, AX
 	ADDL     DI, DX
 	MOVL     SI, R8
 	ROLL     $0x05, SI
 	ADDL     SI, DX
-	RORL     $0x07, AX
 
 	// Round 17
 	ADDL  4(SP), CX
@@ -365,11 +365,11 @@ loop:
 	XORL  BX, AX
 	XORL  BX, R8
 	VPXOR X8, X0, X0
+	RORL  $0x07, SI
 	ADDL  R8, CX
 	MOVL  DX, DI
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 
 	// Round 18
 	ADDL   8(SP), BX
@@ -379,11 +379,11 @@ loop:
 	XORL   AX, SI
 	XORL   AX, DI
 	VPSLLD $0x02, X0, X0
+	RORL   $0x07, DX
 	ADDL   DI, BX
 	MOVL   CX, R8
 	ROLL   $0x05, CX
 	ADDL   CX, BX
-	RORL   $0x07, DX
 
 	// Round 19
 	ADDL    12(SP), AX
@@ -393,12 +393,12 @@ loop:
 	XORL    SI, DX
 	VPADDD  sha1K<>+16(SB), X0, X8
 	XORL    SI, R8
+	RORL    $0x07, CX
 	ADDL    R8, AX
-	MOVL    BX, DI
 	VMOVDQU X8, (SP)
+	MOVL    BX, DI
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 	XORL    DX, DI
 
 	// Round 20
@@ -407,49 +407,49 @@ loop:
 	// W[36..39]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X7, X0, X8
 	XORL     CX, DI
+	RORL     $0x07, BX
 	ADDL     DI, SI
-	MOVL     AX, R8
 	VPXOR    X2, X1, X1
+	MOVL     AX, R8
 	ROLL     $0x05, AX
 	ADDL     AX, SI
-	RORL     $0x07, BX
 	XORL     CX, R8
 
 	// Round 21
 	ADDL  20(SP), DX
 	VPXOR X5, X1, X1
 	XORL  BX, R8
+	RORL  $0x07, AX
 	ADDL  R8, DX
-	MOVL  SI, DI
 	VPXOR X8, X1, X1
+	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 	XORL  BX, DI
 
 	// Round 22
 	ADDL   24(SP), CX
 	VPSRLD $0x1e, X1, X8
 	XORL   AX, DI
+	RORL   $0x07, SI
 	ADDL   DI, CX
-	MOVL   DX, R8
 	VPSLLD $0x02, X1, X1
+	MOVL   DX, R8
 	ROLL   $0x05, DX
 	ADDL   DX, CX
-	RORL   $0x07, SI
 	XORL   AX, R8
 
 	// Round 23
 	ADDL    28(SP), BX
 	VPOR    X8, X1, X1
 	XORL    SI, R8
-	ADDL    R8, BX
-	VPADDD  sha1K<>+16(SB), X1, X8
-	MOVL    CX, DI
-	ROLL    $0x05, CX
-	VMOVDQU X8, 16(SP)
-	ADDL    CX, BX
 	RORL    $0x07, DX
+	VPADDD  sha1K<>+16(SB), X1, X8
+	ADDL    R8, BX
+	MOVL    CX, DI
+	VMOVDQU X8, 16(SP)
+	ROLL    $0x05, CX
+	ADDL    CX, BX
 	XORL    SI, DI
 
 	// Round 24
@@ -458,49 +458,49 @@ loop:
 	// W[40..43]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X0, X1, X8
 	XORL     DX, DI
+	RORL     $0x07, CX
 	ADDL     DI, AX
-	MOVL     BX, R8
 	VPXOR    X3, X2, X2
+	MOVL     BX, R8
 	ROLL     $0x05, BX
 	ADDL     BX, AX
-	RORL     $0x07, CX
 	XORL     DX, R8
 
 	// Round 25
 	ADDL  36(SP), SI
 	VPXOR X6, X2, X2
 	XORL  CX, R8
+	RORL  $0x07, BX
 	ADDL  R8, SI
-	MOVL  AX, DI
 	VPXOR X8, X2, X2
+	MOVL  AX, DI
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 	XORL  CX, DI
 
 	// Round 26
 	ADDL   40(SP), DX
 	VPSRLD $0x1e, X2, X8
 	XORL   BX, DI
+	RORL   $0x07, AX
 	ADDL   DI, DX
-	MOVL   SI, R8
 	VPSLLD $0x02, X2, X2
+	MOVL   SI, R8
 	ROLL   $0x05, SI
 	ADDL   SI, DX
-	RORL   $0x07, AX
 	XORL   BX, R8
 
 	// Round 27
 	ADDL    44(SP), CX
 	VPOR    X8, X2, X2
 	XORL    AX, R8
-	ADDL    R8, CX
-	VPADDD  sha1K<>+32(SB), X2, X8
-	MOVL    DX, DI
-	ROLL    $0x05, DX
-	VMOVDQU X8, 32(SP)
-	ADDL    DX, CX
 	RORL    $0x07, SI
+	VPADDD  sha1K<>+32(SB), X2, X8
+	ADDL    R8, CX
+	MOVL    DX, DI
+	VMOVDQU X8, 32(SP)
+	ROLL    $0x05, DX
+	ADDL    DX, CX
 	XORL    AX, DI
 
 	// Round 28
@@ -509,49 +509,49 @@ loop:
 	// W[44..47]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X1, X2, X8
 	XORL     SI, DI
+	RORL     $0x07, DX
 	ADDL     DI, BX
-	MOVL     CX, R8
 	VPXOR    X4, X3, X3
+	MOVL     CX, R8
 	ROLL     $0x05, CX
 	ADDL     CX, BX
-	RORL     $0x07, DX
 	XORL     SI, R8
 
 	// Round 29
 	ADDL  52(SP), AX
 	VPXOR X7, X3, X3
 	XORL  DX, R8
+	RORL  $0x07, CX
 	ADDL  R8, AX
-	MOVL  BX, DI
 	VPXOR X8, X3, X3
+	MOVL  BX, DI
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 	XORL  DX, DI
 
 	// Round 30
 	ADDL   56(SP), SI
 	VPSRLD $0x1e, X3, X8
 	XORL   CX, DI
+	RORL   $0x07, BX
 	ADDL   DI, SI
-	MOVL   AX, R8
 	VPSLLD $0x02, X3, X3
+	MOVL   AX, R8
 	ROLL   $0x05, AX
 	ADDL   AX, SI
-	RORL   $0x07, BX
 	XORL   CX, R8
 
 	// Round 31
 	ADDL    60(SP), DX
 	VPOR    X8, X3, X3
 	XORL    BX, R8
-	ADDL    R8, DX
-	VPADDD  sha1K<>+32(SB), X3, X8
-	MOVL    SI, DI
-	ROLL    $0x05, SI
-	VMOVDQU X8, 48(SP)
-	ADDL    SI, DX
 	RORL    $0x07, AX
+	VPADDD  sha1K<>+32(SB), X3, X8
+	ADDL    R8, DX
+	MOVL    SI, DI
+	VMOVDQU X8, 48(SP)
+	ROLL    $0x05, SI
+	ADDL    SI, DX
 	XORL    BX, DI
 
 	// Round 32
@@ -560,49 +560,49 @@ loop:
 	// W[48..51]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X2, X3, X8
 	XORL     AX, DI
+	RORL     $0x07, SI
 	ADDL     DI, CX
-	MOVL     DX, R8
 	VPXOR    X5, X4, X4
+	MOVL     DX, R8
 	ROLL     $0x05, DX
 	ADDL     DX, CX
-	RORL     $0x07, SI
 	XORL     AX, R8
 
 	// Round 33
 	ADDL  4(SP), BX
 	VPXOR X0, X4, X4
 	XORL  SI, R8
+	RORL  $0x07, DX
 	ADDL  R8, BX
-	MOVL  CX, DI
 	VPXOR X8, X4, X4
+	MOVL  CX, DI
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 	XORL  SI, DI
 
 	// Round 34
 	ADDL   8(SP), AX
 	VPSRLD $0x1e, X4, X8
 	XORL   DX, DI
+	RORL   $0x07, CX
 	ADDL   DI, AX
-	MOVL   BX, R8
 	VPSLLD $0x02, X4, X4
+	MOVL   BX, R8
 	ROLL   $0x05, BX
 	ADDL   BX, AX
-	RORL   $0x07, CX
 	XORL   DX, R8
 
 	// Round 35
 	ADDL    12(SP), SI
 	VPOR    X8, X4, X4
 	XORL    CX, R8
-	ADDL    R8, SI
-	VPADDD  sha1K<>+32(SB), X4, X8
-	MOVL    AX, DI
-	ROLL    $0x05, AX
-	VMOVDQU X8, (SP)
-	ADDL    AX, SI
 	RORL    $0x07, BX
+	VPADDD  sha1K<>+32(SB), X4, X8
+	ADDL    R8, SI
+	MOVL    AX, DI
+	VMOVDQU X8, (SP)
+	ROLL    $0x05, AX
+	ADDL    AX, SI
 	XORL    CX, DI
 
 	// Round 36
@@ -611,49 +611,49 @@ loop:
 	// W[52..55]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X3, X4, X8
 	XORL     BX, DI
+	RORL     $0x07, AX
 	ADDL     DI, DX
-	MOVL     SI, R8
 	VPXOR    X6, X5, X5
+	MOVL     SI, R8
 	ROLL     $0x05, SI
 	ADDL     SI, DX
-	RORL     $0x07, AX
 	XORL     BX, R8
 
 	// Round 37
 	ADDL  20(SP), CX
 	VPXOR X1, X5, X5
 	XORL  AX, R8
+	RORL  $0x07, SI
 	ADDL  R8, CX
-	MOVL  DX, DI
 	VPXOR X8, X5, X5
+	MOVL  DX, DI
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 	XORL  AX, DI
 
 	// Round 38
 	ADDL   24(SP), BX
 	VPSRLD $0x1e, X5, X8
 	XORL   SI, DI
+	RORL   $0x07, DX
 	ADDL   DI, BX
-	MOVL   CX, R8
 	VPSLLD $0x02, X5, X5
+	MOVL   CX, R8
 	ROLL   $0x05, CX
 	ADDL   CX, BX
-	RORL   $0x07, DX
 	XORL   SI, R8
 
 	// Round 39
 	ADDL    28(SP), AX
 	VPOR    X8, X5, X5
 	XORL    DX, R8
-	ADDL    R8, AX
-	VPADDD  sha1K<>+32(SB), X5, X8
-	MOVL    BX, DI
-	ROLL    $0x05, BX
-	VMOVDQU X8, 16(SP)
-	ADDL    BX, AX
 	RORL    $0x07, CX
+	VPADDD  sha1K<>+32(SB), X5, X8
+	ADDL    R8, AX
+	MOVL    BX, DI
+	VMOVDQU X8, 16(SP)
+	ROLL    $0x05, BX
+	ADDL    BX, AX
 
 	// Round 40
 	ADDL 32(SP), SI
@@ -667,11 +667,11 @@ loop:
 	ANDL     CX, DI
 	VPXOR    X7, X6, X6
 	XORL     DX, CX
+	RORL     $0x07, BX
 	ADDL     DI, SI
 	MOVL     AX, R8
 	ROLL     $0x05, AX
 	ADDL     AX, SI
-	RORL     $0x07, BX
 
 	// Round 41
 	ADDL  36(SP), DX
@@ -683,11 +683,11 @@ loop:
 	ANDL  BX, R8
 	VPXOR X8, X6, X6
 	XORL  CX, BX
+	RORL  $0x07, AX
 	ADDL  R8, DX
 	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 
 	// Round 42
 	ADDL   40(SP), CX
@@ -699,11 +699,11 @@ loop:
 	ANDL   AX, DI
 	VPSLLD $0x02, X6, X6
 	XORL   BX, AX
+	RORL   $0x07, SI
 	ADDL   DI, CX
 	MOVL   DX, R8
 	ROLL   $0x05, DX
 	ADDL   DX, CX
-	RORL   $0x07, SI
 
 	// Round 43
 	ADDL    44(SP), BX
@@ -715,12 +715,12 @@ loop:
 	XORL    AX, SI
 	ANDL    SI, R8
 	XORL    AX, SI
-	ADDL    R8, BX
+	RORL    $0x07, DX
 	VMOVDQU X8, 32(SP)
+	ADDL    R8, BX
 	MOVL    CX, DI
 	ROLL    $0x05, CX
 	ADDL    CX, BX
-	RORL    $0x07, DX
 
 	// Round 44
 	ADDL 48(SP), AX
@@ -734,11 +734,11 @@ loop:
 	ANDL     DX, DI
 	VPXOR    X0, X7, X7
 	XORL     SI, DX
+	RORL     $0x07, CX
 	ADDL     DI, AX
 	MOVL     BX, R8
 	ROLL     $0x05, BX
 	ADDL     BX, AX
-	RORL     $0x07, CX
 
 	// Round 45
 	ADDL  52(SP), SI
@@ -750,11 +750,11 @@ loop:
 	ANDL  CX, R8
 	VPXOR X8, X7, X7
 	XORL  DX, CX
+	RORL  $0x07, BX
 	ADDL  R8, SI
 	MOVL  AX, DI
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 
 	// Round 46
 	ADDL   56(SP), DX
@@ -766,11 +766,11 @@ loop:
 	ANDL   BX, DI
 	VPSLLD $0x02, X7, X7
 	XORL   CX, BX
+	RORL   $0x07, AX
 	ADDL   DI, DX
 	MOVL   SI, R8
 	ROLL   $0x05, SI
 	ADDL   SI, DX
-	RORL   $0x07, AX
 
 	// Round 47
 	ADDL    60(SP), CX
@@ -782,12 +782,12 @@ loop:
 	XORL    BX, AX
 	ANDL    AX, R8
 	XORL    BX, AX
-	ADDL    R8, CX
+	RORL    $0x07, SI
 	VMOVDQU X8, 48(SP)
+	ADDL    R8, CX
 	MOVL    DX, DI
 	ROLL    $0x05, DX
 	ADDL    DX, CX
-	RORL    $0x07, SI
 
 	// Round 48
 	ADDL (SP), BX
@@ -801,11 +801,11 @@ loop:
 	ANDL     SI, DI
 	VPXOR    X1, X0, X0
 	XORL     AX, SI
+	RORL     $0x07, DX
 	ADDL     DI, BX
 	MOVL     CX, R8
 	ROLL     $0x05, CX
 	ADDL     CX, BX
-	RORL     $0x07, DX
 
 	// Round 49
 	ADDL  4(SP), AX
@@ -817,11 +817,11 @@ loop:
 	ANDL  DX, R8
 	VPXOR X8, X0, X0
 	XORL  SI, DX
+	RORL  $0x07, CX
 	ADDL  R8, AX
 	MOVL  BX, DI
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 
 	// Round 50
 	ADDL   8(SP), SI
@@ -833,11 +833,11 @@ loop:
 	ANDL   CX, DI
 	VPSLLD $0x02, X0, X0
 	XORL   DX, CX
+	RORL   $0x07, BX
 	ADDL   DI, SI
 	MOVL   AX, R8
 	ROLL   $0x05, AX
 	ADDL   AX, SI
-	RORL   $0x07, BX
 
 	// Round 51
 	ADDL    12(SP), DX
@@ -849,12 +849,12 @@ loop:
 	XORL    CX, BX
 	ANDL    BX, R8
 	XORL    CX, BX
-	ADDL    R8, DX
+	RORL    $0x07, AX
 	VMOVDQU X8, (SP)
+	ADDL    R8, DX
 	MOVL    SI, DI
 	ROLL    $0x05, SI
 	ADDL    SI, DX
-	RORL    $0x07, AX
 
 	// Round 52
 	ADDL 16(SP), CX
@@ -868,11 +868,11 @@ loop:
 	ANDL     AX, DI
 	VPXOR    X2, X1, X1
 	XORL     BX, AX
+	RORL     $0x07, SI
 	ADDL     DI, CX
 	MOVL     DX, R8
 	ROLL     $0x05, DX
 	ADDL     DX, CX
-	RORL     $0x07, SI
 
 	// Round 53
 	ADDL  20(SP), BX
@@ -884,11 +884,11 @@ loop:
 	ANDL  SI, R8
 	VPXOR X8, X1, X1
 	XORL  AX, SI
+	RORL  $0x07, DX
 	ADDL  R8, BX
 	MOVL  CX, DI
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 
 	// Round 54
 	ADDL   24(SP), AX
@@ -900,11 +900,11 @@ loop:
 	ANDL   DX, DI
 	VPSLLD $0x02, X1, X1
 	XORL   SI, DX
+	RORL   $0x07, CX
 	ADDL   DI, AX
 	MOVL   BX, R8
 	ROLL   $0x05, BX
 	ADDL   BX, AX
-	RORL   $0x07, CX
 
 	// Round 55
 	ADDL    28(SP), SI
@@ -916,12 +916,12 @@ loop:
 	XORL    DX, CX
 	ANDL    CX, R8
 	XORL    DX, CX
-	ADDL    R8, SI
+	RORL    $0x07, BX
 	VMOVDQU X8, 16(SP)
+	ADDL    R8, SI
 	MOVL    AX, DI
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x07, BX
 
 	// Round 56
 	ADDL 32(SP), DX
@@ -935,11 +935,11 @@ loop:
 	ANDL     BX, DI
 	VPXOR    X3, X2, X2
 	XORL     CX, BX
+	RORL     $0x07, AX
 	ADDL     DI, DX
 	MOVL     SI, R8
 	ROLL     $0x05, SI
 	ADDL     SI, DX
-	RORL     $0x07, AX
 
 	// Round 57
 	ADDL  36(SP), CX
@@ -951,11 +951,11 @@ loop:
 	ANDL  AX, R8
 	VPXOR X8, X2, X2
 	XORL  BX, AX
+	RORL  $0x07, SI
 	ADDL  R8, CX
 	MOVL  DX, DI
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 
 	// Round 58
 	ADDL   40(SP), BX
@@ -967,11 +967,11 @@ loop:
 	ANDL   SI, DI
 	VPSLLD $0x02, X2, X2
 	XORL   AX, SI
+	RORL   $0x07, DX
 	ADDL   DI, BX
 	MOVL   CX, R8
 	ROLL   $0x05, CX
 	ADDL   CX, BX
-	RORL   $0x07, DX
 
 	// Round 59
 	ADDL    44(SP), AX
@@ -983,12 +983,12 @@ loop:
 	VPADDD  sha1K<>+48(SB), X2, X8
 	ANDL    DX, R8
 	XORL    SI, DX
+	RORL    $0x07, CX
 	ADDL    R8, AX
-	MOVL    BX, DI
 	VMOVDQU X8, 32(SP)
+	MOVL    BX, DI
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 	XORL    DX, DI
 
 	// Round 60
@@ -997,49 +997,49 @@ loop:
 	// W[76..79]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	VPALIGNR $0x08, X1, X2, X8
 	XORL     CX, DI
+	RORL     $0x07, BX
 	ADDL     DI, SI
-	MOVL     AX, R8
 	VPXOR    X4, X3, X3
+	MOVL     AX, R8
 	ROLL     $0x05, AX
 	ADDL     AX, SI
-	RORL     $0x07, BX
 	XORL     CX, R8
 
 	// Round 61
 	ADDL  52(SP), DX
 	VPXOR X7, X3, X3
 	XORL  BX, R8
+	RORL  $0x07, AX
 	ADDL  R8, DX
-	MOVL  SI, DI
 	VPXOR X8, X3, X3
+	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 	XORL  BX, DI
 
 	// Round 62
 	ADDL   56(SP), CX
 	VPSRLD $0x1e, X3, X8
 	XORL   AX, DI
+	RORL   $0x07, SI
 	ADDL   DI, CX
-	MOVL   DX, R8
 	VPSLLD $0x02, X3, X3
+	MOVL   DX, R8
 	ROLL   $0x05, DX
 	ADDL   DX, CX
-	RORL   $0x07, SI
 	XORL   AX, R8
 
 	// Round 63
 	ADDL    60(SP), BX
 	VPOR    X8, X3, X3
 	XORL    SI, R8
-	ADDL    R8, BX
-	VPADDD  sha1K<>+48(SB), X3, X8
-	MOVL    CX, DI
-	ROLL    $0x05, CX
-	VMOVDQU X8, 48(SP)
-	ADDL    CX, BX
 	RORL    $0x07, DX
+	VPADDD  sha1K<>+48(SB), X3, X8
+	ADDL    R8, BX
+	MOVL    CX, DI
+	VMOVDQU X8, 48(SP)
+	ROLL    $0x05, CX
+	ADDL    CX, BX
 	XORL    SI, DI
 
 	// Advance to the next block, or finish the last one without the look-ahead.
@@ -1053,44 +1053,44 @@ loop:
 	// W[0..3]: load and byte-swap
 	VMOVDQU (R10), X0
 	XORL    DX, DI
+	RORL    $0x07, CX
 	ADDL    DI, AX
 	MOVL    BX, R8
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 	XORL    DX, R8
 
 	// Round 65
 	ADDL    4(SP), SI
 	VPSHUFB X10, X0, X0
 	XORL    CX, R8
+	RORL    $0x07, BX
 	ADDL    R8, SI
 	MOVL    AX, DI
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x07, BX
 	XORL    CX, DI
 
 	// Round 66
 	ADDL   8(SP), DX
 	VPADDD sha1K<>+0(SB), X0, X8
 	XORL   BX, DI
+	RORL   $0x07, AX
 	ADDL   DI, DX
 	MOVL   SI, R8
 	ROLL   $0x05, SI
 	ADDL   SI, DX
-	RORL   $0x07, AX
 	XORL   BX, R8
 
 	// Round 67
 	ADDL    12(SP), CX
 	VMOVDQU X8, (SP)
 	XORL    AX, R8
+	RORL    $0x07, SI
 	ADDL    R8, CX
 	MOVL    DX, DI
 	ROLL    $0x05, DX
 	ADDL    DX, CX
-	RORL    $0x07, SI
 	XORL    AX, DI
 
 	// Round 68
@@ -1099,44 +1099,44 @@ loop:
 	// W[4..7]: load and byte-swap
 	VMOVDQU 16(R10), X1
 	XORL    SI, DI
+	RORL    $0x07, DX
 	ADDL    DI, BX
 	MOVL    CX, R8
 	ROLL    $0x05, CX
 	ADDL    CX, BX
-	RORL    $0x07, DX
 	XORL    SI, R8
 
 	// Round 69
 	ADDL    20(SP), AX
 	VPSHUFB X10, X1, X1
 	XORL    DX, R8
+	RORL    $0x07, CX
 	ADDL    R8, AX
 	MOVL    BX, DI
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 	XORL    DX, DI
 
 	// Round 70
 	ADDL   24(SP), SI
 	VPADDD sha1K<>+0(SB), X1, X8
 	XORL   CX, DI
+	RORL   $0x07, BX
 	ADDL   DI, SI
 	MOVL   AX, R8
 	ROLL   $0x05, AX
 	ADDL   AX, SI
-	RORL   $0x07, BX
 	XORL   CX, R8
 
 	// Round 71
 	ADDL    28(SP), DX
 	VMOVDQU X8, 16(SP)
 	XORL    BX, R8
+	RORL    $0x07, AX
 	ADDL    R8, DX
 	MOVL    SI, DI
 	ROLL    $0x05, SI
 	ADDL    SI, DX
-	RORL    $0x07, AX
 	XORL    BX, DI
 
 	// Round 72
@@ -1145,44 +1145,44 @@ loop:
 	// W[8..11]: load and byte-swap
 	VMOVDQU 32(R10), X2
 	XORL    AX, DI
+	RORL    $0x07, SI
 	ADDL    DI, CX
 	MOVL    DX, R8
 	ROLL    $0x05, DX
 	ADDL    DX, CX
-	RORL    $0x07, SI
 	XORL    AX, R8
 
 	// Round 73
 	ADDL    36(SP), BX
 	VPSHUFB X10, X2, X2
 	XORL    SI, R8
+	RORL    $0x07, DX
 	ADDL    R8, BX
 	MOVL    CX, DI
 	ROLL    $0x05, CX
 	ADDL    CX, BX
-	RORL    $0x07, DX
 	XORL    SI, DI
 
 	// Round 74
 	ADDL   40(SP), AX
 	VPADDD sha1K<>+0(SB), X2, X8
 	XORL   DX, DI
+	RORL   $0x07, CX
 	ADDL   DI, AX
 	MOVL   BX, R8
 	ROLL   $0x05, BX
 	ADDL   BX, AX
-	RORL   $0x07, CX
 	XORL   DX, R8
 
 	// Round 75
 	ADDL    44(SP), SI
 	VMOVDQU X8, 32(SP)
 	XORL    CX, R8
+	RORL    $0x07, BX
 	ADDL    R8, SI
 	MOVL    AX, DI
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x07, BX
 	XORL    CX, DI
 
 	// Round 76
@@ -1191,44 +1191,44 @@ loop:
 	// W[12..15]: load and byte-swap
 	VMOVDQU 48(R10), X3
 	XORL    BX, DI
+	RORL    $0x07, AX
 	ADDL    DI, DX
 	MOVL    SI, R8
 	ROLL    $0x05, SI
 	ADDL    SI, DX
-	RORL    $0x07, AX
 	XORL    BX, R8
 
 	// Round 77
 	ADDL    52(SP), CX
 	VPSHUFB X10, X3, X3
 	XORL    AX, R8
+	RORL    $0x07, SI
 	ADDL    R8, CX
 	MOVL    DX, DI
 	ROLL    $0x05, DX
 	ADDL    DX, CX
-	RORL    $0x07, SI
 	XORL    AX, DI
 
 	// Round 78
 	ADDL   56(SP), BX
 	VPADDD sha1K<>+0(SB), X3, X8
 	XORL   SI, DI
+	RORL   $0x07, DX
 	ADDL   DI, BX
 	MOVL   CX, R8
 	ROLL   $0x05, CX
 	ADDL   CX, BX
-	RORL   $0x07, DX
 	XORL   SI, R8
 
 	// Round 79
 	ADDL    60(SP), AX
 	VMOVDQU X8, 48(SP)
 	XORL    DX, R8
+	RORL    $0x07, CX
 	ADDL    R8, AX
 	MOVL    BX, DI
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 
 	// a..e += h (b is the plain copy in carry).
 	ADDL R9, AX
@@ -1248,161 +1248,161 @@ last:
 	// Round 64
 	ADDL (SP), AX
 	XORL DX, DI
+	RORL $0x07, CX
 	ADDL DI, AX
 	MOVL BX, R8
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 	XORL DX, R8
 
 	// Round 65
 	ADDL 4(SP), SI
 	XORL CX, R8
+	RORL $0x07, BX
 	ADDL R8, SI
 	MOVL AX, DI
 	ROLL $0x05, AX
 	ADDL AX, SI
-	RORL $0x07, BX
 	XORL CX, DI
 
 	// Round 66
 	ADDL 8(SP), DX
 	XORL BX, DI
+	RORL $0x07, AX
 	ADDL DI, DX
 	MOVL SI, R8
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 	XORL BX, R8
 
 	// Round 67
 	ADDL 12(SP), CX
 	XORL AX, R8
+	RORL $0x07, SI
 	ADDL R8, CX
 	MOVL DX, DI
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 	XORL AX, DI
 
 	// Round 68
 	ADDL 16(SP), BX
 	XORL SI, DI
+	RORL $0x07, DX
 	ADDL DI, BX
 	MOVL CX, R8
 	ROLL $0x05, CX
 	ADDL CX, BX
-	RORL $0x07, DX
 	XORL SI, R8
 
 	// Round 69
 	ADDL 20(SP), AX
 	XORL DX, R8
+	RORL $0x07, CX
 	ADDL R8, AX
 	MOVL BX, DI
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 	XORL DX, DI
 
 	// Round 70
 	ADDL 24(SP), SI
 	XORL CX, DI
+	RORL $0x07, BX
 	ADDL DI, SI
 	MOVL AX, R8
 	ROLL $0x05, AX
 	ADDL AX, SI
-	RORL $0x07, BX
 	XORL CX, R8
 
 	// Round 71
 	ADDL 28(SP), DX
 	XORL BX, R8
+	RORL $0x07, AX
 	ADDL R8, DX
 	MOVL SI, DI
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 	XORL BX, DI
 
 	// Round 72
 	ADDL 32(SP), CX
 	XORL AX, DI
+	RORL $0x07, SI
 	ADDL DI, CX
 	MOVL DX, R8
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 	XORL AX, R8
 
 	// Round 73
 	ADDL 36(SP), BX
 	XORL SI, R8
+	RORL $0x07, DX
 	ADDL R8, BX
 	MOVL CX, DI
 	ROLL $0x05, CX
 	ADDL CX, BX
-	RORL $0x07, DX
 	XORL SI, DI
 
 	// Round 74
 	ADDL 40(SP), AX
 	XORL DX, DI
+	RORL $0x07, CX
 	ADDL DI, AX
 	MOVL BX, R8
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 	XORL DX, R8
 
 	// Round 75
 	ADDL 44(SP), SI
 	XORL CX, R8
+	RORL $0x07, BX
 	ADDL R8, SI
 	MOVL AX, DI
 	ROLL $0x05, AX
 	ADDL AX, SI
-	RORL $0x07, BX
 	XORL CX, DI
 
 	// Round 76
 	ADDL 48(SP), DX
 	XORL BX, DI
+	RORL $0x07, AX
 	ADDL DI, DX
 	MOVL SI, R8
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 	XORL BX, R8
 
 	// Round 77
 	ADDL 52(SP), CX
 	XORL AX, R8
+	RORL $0x07, SI
 	ADDL R8, CX
 	MOVL DX, DI
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 	XORL AX, DI
 
 	// Round 78
 	ADDL 56(SP), BX
 	XORL SI, DI
+	RORL $0x07, DX
 	ADDL DI, BX
 	MOVL CX, R8
 	ROLL $0x05, CX
 	ADDL CX, BX
-	RORL $0x07, DX
 	XORL SI, R8
 
 	// Round 79
 	ADDL 60(SP), AX
 	XORL DX, R8
+	RORL $0x07, CX
 	ADDL R8, AX
 	MOVL BX, DI
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 
 	// Store h.
 	MOVQ h+0(FP), R10

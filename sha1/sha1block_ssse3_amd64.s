@@ -59,29 +59,29 @@ TEXT ·blockSSSE3(SB), NOSPLIT, $72-32
 	// W[0..3]: load and byte-swap
 	MOVOU  (R10), X0
 	PSHUFB X10, X0
-	MOVO   X0, X8
-	PADDL  sha1K<>+0(SB), X8
+	MOVOU  sha1K<>+0(SB), X8
+	PADDL  X0, X8
 	MOVOU  X8, (SP)
 
 	// W[4..7]: load and byte-swap
 	MOVOU  16(R10), X1
 	PSHUFB X10, X1
-	MOVO   X1, X8
-	PADDL  sha1K<>+0(SB), X8
+	MOVOU  sha1K<>+0(SB), X8
+	PADDL  X1, X8
 	MOVOU  X8, 16(SP)
 
 	// W[8..11]: load and byte-swap
 	MOVOU  32(R10), X2
 	PSHUFB X10, X2
-	MOVO   X2, X8
-	PADDL  sha1K<>+0(SB), X8
+	MOVOU  sha1K<>+0(SB), X8
+	PADDL  X2, X8
 	MOVOU  X8, 32(SP)
 
 	// W[12..15]: load and byte-swap
 	MOVOU  48(R10), X3
 	PSHUFB X10, X3
-	MOVO   X3, X8
-	PADDL  sha1K<>+0(SB), X8
+	MOVOU  sha1K<>+0(SB), X8
+	PADDL  X3, X8
 	MOVOU  X8, 48(SP)
 
 loop:
@@ -97,12 +97,12 @@ loop:
 	MOVO    X3, X8
 	PSRLO   $0x04, X8
 	XORL    DX, DI
+	RORL    $0x02, BX
 	ADDL    DI, SI
-	MOVL    AX, R8
 	PXOR    X0, X4
+	MOVL    AX, R8
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x02, BX
 
 	// Round 1
 	ADDL  4(SP), DX
@@ -114,13 +114,13 @@ loop:
 	XORL  CX, R8
 	MOVO  X4, X9
 	PSLLO $0x0c, X9
+	RORL  $0x07, AX
 	ADDL  R8, DX
-	MOVL  SI, DI
 	MOVO  X4, X8
-	PSLLL $0x01, X8
+	PADDL X4, X8
+	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 
 	// Round 2
 	ADDL  8(SP), CX
@@ -132,12 +132,12 @@ loop:
 	XORL  BX, DI
 	MOVO  X9, X8
 	PSLLL $0x02, X8
+	RORL  $0x07, SI
 	ADDL  DI, CX
-	MOVL  DX, R8
 	PSRLL $0x1e, X9
+	MOVL  DX, R8
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 
 	// Round 3
 	ADDL  12(SP), BX
@@ -147,14 +147,14 @@ loop:
 	PXOR  X9, X4
 	XORL  AX, SI
 	XORL  AX, R8
-	MOVO  X4, X8
-	PADDL sha1K<>+0(SB), X8
+	MOVOU sha1K<>+0(SB), X8
+	PADDL X4, X8
+	RORL  $0x07, DX
 	ADDL  R8, BX
-	MOVL  CX, DI
 	MOVOU X8, (SP)
+	MOVL  CX, DI
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 
 	// Round 4
 	ADDL 16(SP), AX
@@ -168,12 +168,12 @@ loop:
 	MOVO    X4, X8
 	PSRLO   $0x04, X8
 	XORL    SI, DI
+	RORL    $0x07, CX
 	ADDL    DI, AX
-	MOVL    BX, R8
 	PXOR    X1, X5
+	MOVL    BX, R8
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 
 	// Round 5
 	ADDL  20(SP), SI
@@ -185,13 +185,13 @@ loop:
 	XORL  DX, R8
 	MOVO  X5, X9
 	PSLLO $0x0c, X9
+	RORL  $0x07, BX
 	ADDL  R8, SI
-	MOVL  AX, DI
 	MOVO  X5, X8
-	PSLLL $0x01, X8
+	PADDL X5, X8
+	MOVL  AX, DI
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 
 	// Round 6
 	ADDL  24(SP), DX
@@ -203,12 +203,12 @@ loop:
 	XORL  CX, DI
 	MOVO  X9, X8
 	PSLLL $0x02, X8
+	RORL  $0x07, AX
 	ADDL  DI, DX
-	MOVL  SI, R8
 	PSRLL $0x1e, X9
+	MOVL  SI, R8
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 
 	// Round 7
 	ADDL  28(SP), CX
@@ -218,14 +218,14 @@ loop:
 	PXOR  X9, X5
 	XORL  BX, AX
 	XORL  BX, R8
-	MOVO  X5, X8
-	PADDL sha1K<>+16(SB), X8
+	MOVOU sha1K<>+16(SB), X8
+	PADDL X5, X8
+	RORL  $0x07, SI
 	ADDL  R8, CX
-	MOVL  DX, DI
 	MOVOU X8, 16(SP)
+	MOVL  DX, DI
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 
 	// Round 8
 	ADDL 32(SP), BX
@@ -239,12 +239,12 @@ loop:
 	MOVO    X5, X8
 	PSRLO   $0x04, X8
 	XORL    AX, DI
+	RORL    $0x07, DX
 	ADDL    DI, BX
-	MOVL    CX, R8
 	PXOR    X2, X6
+	MOVL    CX, R8
 	ROLL    $0x05, CX
 	ADDL    CX, BX
-	RORL    $0x07, DX
 
 	// Round 9
 	ADDL  36(SP), AX
@@ -256,13 +256,13 @@ loop:
 	XORL  SI, R8
 	MOVO  X6, X9
 	PSLLO $0x0c, X9
+	RORL  $0x07, CX
 	ADDL  R8, AX
-	MOVL  BX, DI
 	MOVO  X6, X8
-	PSLLL $0x01, X8
+	PADDL X6, X8
+	MOVL  BX, DI
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 
 	// Round 10
 	ADDL  40(SP), SI
@@ -274,12 +274,12 @@ loop:
 	XORL  DX, DI
 	MOVO  X9, X8
 	PSLLL $0x02, X8
+	RORL  $0x07, BX
 	ADDL  DI, SI
-	MOVL  AX, R8
 	PSRLL $0x1e, X9
+	MOVL  AX, R8
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 
 	// Round 11
 	ADDL  44(SP), DX
@@ -289,14 +289,14 @@ loop:
 	PXOR  X9, X6
 	XORL  CX, BX
 	XORL  CX, R8
-	MOVO  X6, X8
-	PADDL sha1K<>+16(SB), X8
+	MOVOU sha1K<>+16(SB), X8
+	PADDL X6, X8
+	RORL  $0x07, AX
 	ADDL  R8, DX
-	MOVL  SI, DI
 	MOVOU X8, 32(SP)
+	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 
 	// Round 12
 	ADDL 48(SP), CX
@@ -310,12 +310,12 @@ loop:
 	MOVO    X6, X8
 	PSRLO   $0x04, X8
 	XORL    BX, DI
+	RORL    $0x07, SI
 	ADDL    DI, CX
-	MOVL    DX, R8
 	PXOR    X3, X7
+	MOVL    DX, R8
 	ROLL    $0x05, DX
 	ADDL    DX, CX
-	RORL    $0x07, SI
 
 	// Round 13
 	ADDL  52(SP), BX
@@ -327,13 +327,13 @@ loop:
 	XORL  AX, R8
 	MOVO  X7, X9
 	PSLLO $0x0c, X9
+	RORL  $0x07, DX
 	ADDL  R8, BX
-	MOVL  CX, DI
 	MOVO  X7, X8
-	PSLLL $0x01, X8
+	PADDL X7, X8
+	MOVL  CX, DI
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 
 	// Round 14
 	ADDL  56(SP), AX
@@ -345,12 +345,12 @@ loop:
 	XORL  SI, DI
 	MOVO  X9, X8
 	PSLLL $0x02, X8
+	RORL  $0x07, CX
 	ADDL  DI, AX
-	MOVL  BX, R8
 	PSRLL $0x1e, X9
+	MOVL  BX, R8
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 
 	// Round 15
 	ADDL  60(SP), SI
@@ -360,14 +360,14 @@ loop:
 	PXOR  X9, X7
 	XORL  DX, CX
 	XORL  DX, R8
-	MOVO  X7, X8
-	PADDL sha1K<>+16(SB), X8
+	MOVOU sha1K<>+16(SB), X8
+	PADDL X7, X8
+	RORL  $0x07, BX
 	ADDL  R8, SI
-	MOVL  AX, DI
 	MOVOU X8, 48(SP)
+	MOVL  AX, DI
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 
 	// Round 16
 	ADDL (SP), DX
@@ -380,11 +380,11 @@ loop:
 	XORL    CX, BX
 	XORL    CX, DI
 	PXOR    X1, X0
+	RORL    $0x07, AX
 	ADDL    DI, DX
 	MOVL    SI, R8
 	ROLL    $0x05, SI
 	ADDL    SI, DX
-	RORL    $0x07, AX
 
 	// Round 17
 	ADDL 4(SP), CX
@@ -394,11 +394,11 @@ loop:
 	XORL BX, AX
 	XORL BX, R8
 	PXOR X8, X0
+	RORL $0x07, SI
 	ADDL R8, CX
 	MOVL DX, DI
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 
 	// Round 18
 	ADDL  8(SP), BX
@@ -409,11 +409,11 @@ loop:
 	XORL  AX, SI
 	XORL  AX, DI
 	PSLLL $0x02, X0
+	RORL  $0x07, DX
 	ADDL  DI, BX
 	MOVL  CX, R8
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 
 	// Round 19
 	ADDL  12(SP), AX
@@ -421,15 +421,15 @@ loop:
 	XORL  SI, DX
 	ANDL  DX, R8
 	XORL  SI, DX
-	MOVO  X0, X8
-	PADDL sha1K<>+16(SB), X8
+	MOVOU sha1K<>+16(SB), X8
+	PADDL X0, X8
 	XORL  SI, R8
+	RORL  $0x07, CX
 	ADDL  R8, AX
-	MOVL  BX, DI
 	MOVOU X8, (SP)
+	MOVL  BX, DI
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 	XORL  DX, DI
 
 	// Round 20
@@ -439,24 +439,24 @@ loop:
 	MOVO    X0, X8
 	PALIGNR $0x08, X7, X8
 	XORL    CX, DI
+	RORL    $0x07, BX
 	ADDL    DI, SI
-	MOVL    AX, R8
 	PXOR    X2, X1
+	MOVL    AX, R8
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x07, BX
 	XORL    CX, R8
 
 	// Round 21
 	ADDL 20(SP), DX
 	PXOR X5, X1
 	XORL BX, R8
+	RORL $0x07, AX
 	ADDL R8, DX
-	MOVL SI, DI
 	PXOR X8, X1
+	MOVL SI, DI
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 	XORL BX, DI
 
 	// Round 22
@@ -464,26 +464,26 @@ loop:
 	MOVO  X1, X8
 	PSRLL $0x1e, X8
 	XORL  AX, DI
+	RORL  $0x07, SI
 	ADDL  DI, CX
-	MOVL  DX, R8
 	PSLLL $0x02, X1
+	MOVL  DX, R8
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 	XORL  AX, R8
 
 	// Round 23
 	ADDL  28(SP), BX
 	POR   X8, X1
 	XORL  SI, R8
-	ADDL  R8, BX
-	MOVO  X1, X8
-	PADDL sha1K<>+16(SB), X8
-	MOVL  CX, DI
-	ROLL  $0x05, CX
-	MOVOU X8, 16(SP)
-	ADDL  CX, BX
 	RORL  $0x07, DX
+	MOVOU sha1K<>+16(SB), X8
+	PADDL X1, X8
+	ADDL  R8, BX
+	MOVL  CX, DI
+	MOVOU X8, 16(SP)
+	ROLL  $0x05, CX
+	ADDL  CX, BX
 	XORL  SI, DI
 
 	// Round 24
@@ -493,24 +493,24 @@ loop:
 	MOVO    X1, X8
 	PALIGNR $0x08, X0, X8
 	XORL    DX, DI
+	RORL    $0x07, CX
 	ADDL    DI, AX
-	MOVL    BX, R8
 	PXOR    X3, X2
+	MOVL    BX, R8
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 	XORL    DX, R8
 
 	// Round 25
 	ADDL 36(SP), SI
 	PXOR X6, X2
 	XORL CX, R8
+	RORL $0x07, BX
 	ADDL R8, SI
-	MOVL AX, DI
 	PXOR X8, X2
+	MOVL AX, DI
 	ROLL $0x05, AX
 	ADDL AX, SI
-	RORL $0x07, BX
 	XORL CX, DI
 
 	// Round 26
@@ -518,26 +518,26 @@ loop:
 	MOVO  X2, X8
 	PSRLL $0x1e, X8
 	XORL  BX, DI
+	RORL  $0x07, AX
 	ADDL  DI, DX
-	MOVL  SI, R8
 	PSLLL $0x02, X2
+	MOVL  SI, R8
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 	XORL  BX, R8
 
 	// Round 27
 	ADDL  44(SP), CX
 	POR   X8, X2
 	XORL  AX, R8
-	ADDL  R8, CX
-	MOVO  X2, X8
-	PADDL sha1K<>+32(SB), X8
-	MOVL  DX, DI
-	ROLL  $0x05, DX
-	MOVOU X8, 32(SP)
-	ADDL  DX, CX
 	RORL  $0x07, SI
+	MOVOU sha1K<>+32(SB), X8
+	PADDL X2, X8
+	ADDL  R8, CX
+	MOVL  DX, DI
+	MOVOU X8, 32(SP)
+	ROLL  $0x05, DX
+	ADDL  DX, CX
 	XORL  AX, DI
 
 	// Round 28
@@ -547,24 +547,24 @@ loop:
 	MOVO    X2, X8
 	PALIGNR $0x08, X1, X8
 	XORL    SI, DI
+	RORL    $0x07, DX
 	ADDL    DI, BX
-	MOVL    CX, R8
 	PXOR    X4, X3
+	MOVL    CX, R8
 	ROLL    $0x05, CX
 	ADDL    CX, BX
-	RORL    $0x07, DX
 	XORL    SI, R8
 
 	// Round 29
 	ADDL 52(SP), AX
 	PXOR X7, X3
 	XORL DX, R8
+	RORL $0x07, CX
 	ADDL R8, AX
-	MOVL BX, DI
 	PXOR X8, X3
+	MOVL BX, DI
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 	XORL DX, DI
 
 	// Round 30
@@ -572,26 +572,26 @@ loop:
 	MOVO  X3, X8
 	PSRLL $0x1e, X8
 	XORL  CX, DI
+	RORL  $0x07, BX
 	ADDL  DI, SI
-	MOVL  AX, R8
 	PSLLL $0x02, X3
+	MOVL  AX, R8
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 	XORL  CX, R8
 
 	// Round 31
 	ADDL  60(SP), DX
 	POR   X8, X3
 	XORL  BX, R8
-	ADDL  R8, DX
-	MOVO  X3, X8
-	PADDL sha1K<>+32(SB), X8
-	MOVL  SI, DI
-	ROLL  $0x05, SI
-	MOVOU X8, 48(SP)
-	ADDL  SI, DX
 	RORL  $0x07, AX
+	MOVOU sha1K<>+32(SB), X8
+	PADDL X3, X8
+	ADDL  R8, DX
+	MOVL  SI, DI
+	MOVOU X8, 48(SP)
+	ROLL  $0x05, SI
+	ADDL  SI, DX
 	XORL  BX, DI
 
 	// Round 32
@@ -601,24 +601,24 @@ loop:
 	MOVO    X3, X8
 	PALIGNR $0x08, X2, X8
 	XORL    AX, DI
+	RORL    $0x07, SI
 	ADDL    DI, CX
-	MOVL    DX, R8
 	PXOR    X5, X4
+	MOVL    DX, R8
 	ROLL    $0x05, DX
 	ADDL    DX, CX
-	RORL    $0x07, SI
 	XORL    AX, R8
 
 	// Round 33
 	ADDL 4(SP), BX
 	PXOR X0, X4
 	XORL SI, R8
+	RORL $0x07, DX
 	ADDL R8, BX
-	MOVL CX, DI
 	PXOR X8, X4
+	MOVL CX, DI
 	ROLL $0x05, CX
 	ADDL CX, BX
-	RORL $0x07, DX
 	XORL SI, DI
 
 	// Round 34
@@ -626,26 +626,26 @@ loop:
 	MOVO  X4, X8
 	PSRLL $0x1e, X8
 	XORL  DX, DI
+	RORL  $0x07, CX
 	ADDL  DI, AX
-	MOVL  BX, R8
 	PSLLL $0x02, X4
+	MOVL  BX, R8
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 	XORL  DX, R8
 
 	// Round 35
 	ADDL  12(SP), SI
 	POR   X8, X4
 	XORL  CX, R8
-	ADDL  R8, SI
-	MOVO  X4, X8
-	PADDL sha1K<>+32(SB), X8
-	MOVL  AX, DI
-	ROLL  $0x05, AX
-	MOVOU X8, (SP)
-	ADDL  AX, SI
 	RORL  $0x07, BX
+	MOVOU sha1K<>+32(SB), X8
+	PADDL X4, X8
+	ADDL  R8, SI
+	MOVL  AX, DI
+	MOVOU X8, (SP)
+	ROLL  $0x05, AX
+	ADDL  AX, SI
 	XORL  CX, DI
 
 	// Round 36
@@ -655,24 +655,24 @@ loop:
 	MOVO    X4, X8
 	PALIGNR $0x08, X3, X8
 	XORL    BX, DI
+	RORL    $0x07, AX
 	ADDL    DI, DX
-	MOVL    SI, R8
 	PXOR    X6, X5
+	MOVL    SI, R8
 	ROLL    $0x05, SI
 	ADDL    SI, DX
-	RORL    $0x07, AX
 	XORL    BX, R8
 
 	// Round 37
 	ADDL 20(SP), CX
 	PXOR X1, X5
 	XORL AX, R8
+	RORL $0x07, SI
 	ADDL R8, CX
-	MOVL DX, DI
 	PXOR X8, X5
+	MOVL DX, DI
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 	XORL AX, DI
 
 	// Round 38
@@ -680,26 +680,26 @@ loop:
 	MOVO  X5, X8
 	PSRLL $0x1e, X8
 	XORL  SI, DI
+	RORL  $0x07, DX
 	ADDL  DI, BX
-	MOVL  CX, R8
 	PSLLL $0x02, X5
+	MOVL  CX, R8
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 	XORL  SI, R8
 
 	// Round 39
 	ADDL  28(SP), AX
 	POR   X8, X5
 	XORL  DX, R8
-	ADDL  R8, AX
-	MOVO  X5, X8
-	PADDL sha1K<>+32(SB), X8
-	MOVL  BX, DI
-	ROLL  $0x05, BX
-	MOVOU X8, 16(SP)
-	ADDL  BX, AX
 	RORL  $0x07, CX
+	MOVOU sha1K<>+32(SB), X8
+	PADDL X5, X8
+	ADDL  R8, AX
+	MOVL  BX, DI
+	MOVOU X8, 16(SP)
+	ROLL  $0x05, BX
+	ADDL  BX, AX
 
 	// Round 40
 	ADDL 32(SP), SI
@@ -714,11 +714,11 @@ loop:
 	ANDL    CX, DI
 	PXOR    X7, X6
 	XORL    DX, CX
+	RORL    $0x07, BX
 	ADDL    DI, SI
 	MOVL    AX, R8
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x07, BX
 
 	// Round 41
 	ADDL 36(SP), DX
@@ -730,11 +730,11 @@ loop:
 	ANDL BX, R8
 	PXOR X8, X6
 	XORL CX, BX
+	RORL $0x07, AX
 	ADDL R8, DX
 	MOVL SI, DI
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 
 	// Round 42
 	ADDL  40(SP), CX
@@ -747,11 +747,11 @@ loop:
 	ANDL  AX, DI
 	PSLLL $0x02, X6
 	XORL  BX, AX
+	RORL  $0x07, SI
 	ADDL  DI, CX
 	MOVL  DX, R8
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 
 	// Round 43
 	ADDL  44(SP), BX
@@ -759,17 +759,17 @@ loop:
 	MOVL  SI, R13
 	ANDL  AX, R13
 	ADDL  R13, BX
-	MOVO  X6, X8
-	PADDL sha1K<>+32(SB), X8
+	MOVOU sha1K<>+32(SB), X8
+	PADDL X6, X8
 	XORL  AX, SI
 	ANDL  SI, R8
 	XORL  AX, SI
-	ADDL  R8, BX
+	RORL  $0x07, DX
 	MOVOU X8, 32(SP)
+	ADDL  R8, BX
 	MOVL  CX, DI
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 
 	// Round 44
 	ADDL 48(SP), AX
@@ -784,11 +784,11 @@ loop:
 	ANDL    DX, DI
 	PXOR    X0, X7
 	XORL    SI, DX
+	RORL    $0x07, CX
 	ADDL    DI, AX
 	MOVL    BX, R8
 	ROLL    $0x05, BX
 	ADDL    BX, AX
-	RORL    $0x07, CX
 
 	// Round 45
 	ADDL 52(SP), SI
@@ -800,11 +800,11 @@ loop:
 	ANDL CX, R8
 	PXOR X8, X7
 	XORL DX, CX
+	RORL $0x07, BX
 	ADDL R8, SI
 	MOVL AX, DI
 	ROLL $0x05, AX
 	ADDL AX, SI
-	RORL $0x07, BX
 
 	// Round 46
 	ADDL  56(SP), DX
@@ -817,11 +817,11 @@ loop:
 	ANDL  BX, DI
 	PSLLL $0x02, X7
 	XORL  CX, BX
+	RORL  $0x07, AX
 	ADDL  DI, DX
 	MOVL  SI, R8
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 
 	// Round 47
 	ADDL  60(SP), CX
@@ -829,17 +829,17 @@ loop:
 	MOVL  AX, R13
 	ANDL  BX, R13
 	ADDL  R13, CX
-	MOVO  X7, X8
-	PADDL sha1K<>+48(SB), X8
+	MOVOU sha1K<>+48(SB), X8
+	PADDL X7, X8
 	XORL  BX, AX
 	ANDL  AX, R8
 	XORL  BX, AX
-	ADDL  R8, CX
+	RORL  $0x07, SI
 	MOVOU X8, 48(SP)
+	ADDL  R8, CX
 	MOVL  DX, DI
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 
 	// Round 48
 	ADDL (SP), BX
@@ -854,11 +854,11 @@ loop:
 	ANDL    SI, DI
 	PXOR    X1, X0
 	XORL    AX, SI
+	RORL    $0x07, DX
 	ADDL    DI, BX
 	MOVL    CX, R8
 	ROLL    $0x05, CX
 	ADDL    CX, BX
-	RORL    $0x07, DX
 
 	// Round 49
 	ADDL 4(SP), AX
@@ -870,11 +870,11 @@ loop:
 	ANDL DX, R8
 	PXOR X8, X0
 	XORL SI, DX
+	RORL $0x07, CX
 	ADDL R8, AX
 	MOVL BX, DI
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 
 	// Round 50
 	ADDL  8(SP), SI
@@ -887,11 +887,11 @@ loop:
 	ANDL  CX, DI
 	PSLLL $0x02, X0
 	XORL  DX, CX
+	RORL  $0x07, BX
 	ADDL  DI, SI
 	MOVL  AX, R8
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 
 	// Round 51
 	ADDL  12(SP), DX
@@ -899,17 +899,17 @@ loop:
 	MOVL  BX, R13
 	ANDL  CX, R13
 	ADDL  R13, DX
-	MOVO  X0, X8
-	PADDL sha1K<>+48(SB), X8
+	MOVOU sha1K<>+48(SB), X8
+	PADDL X0, X8
 	XORL  CX, BX
 	ANDL  BX, R8
 	XORL  CX, BX
-	ADDL  R8, DX
+	RORL  $0x07, AX
 	MOVOU X8, (SP)
+	ADDL  R8, DX
 	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 
 	// Round 52
 	ADDL 16(SP), CX
@@ -924,11 +924,11 @@ loop:
 	ANDL    AX, DI
 	PXOR    X2, X1
 	XORL    BX, AX
+	RORL    $0x07, SI
 	ADDL    DI, CX
 	MOVL    DX, R8
 	ROLL    $0x05, DX
 	ADDL    DX, CX
-	RORL    $0x07, SI
 
 	// Round 53
 	ADDL 20(SP), BX
@@ -940,11 +940,11 @@ loop:
 	ANDL SI, R8
 	PXOR X8, X1
 	XORL AX, SI
+	RORL $0x07, DX
 	ADDL R8, BX
 	MOVL CX, DI
 	ROLL $0x05, CX
 	ADDL CX, BX
-	RORL $0x07, DX
 
 	// Round 54
 	ADDL  24(SP), AX
@@ -957,11 +957,11 @@ loop:
 	ANDL  DX, DI
 	PSLLL $0x02, X1
 	XORL  SI, DX
+	RORL  $0x07, CX
 	ADDL  DI, AX
 	MOVL  BX, R8
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 
 	// Round 55
 	ADDL  28(SP), SI
@@ -969,17 +969,17 @@ loop:
 	MOVL  CX, R13
 	ANDL  DX, R13
 	ADDL  R13, SI
-	MOVO  X1, X8
-	PADDL sha1K<>+48(SB), X8
+	MOVOU sha1K<>+48(SB), X8
+	PADDL X1, X8
 	XORL  DX, CX
 	ANDL  CX, R8
 	XORL  DX, CX
-	ADDL  R8, SI
+	RORL  $0x07, BX
 	MOVOU X8, 16(SP)
+	ADDL  R8, SI
 	MOVL  AX, DI
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 
 	// Round 56
 	ADDL 32(SP), DX
@@ -994,11 +994,11 @@ loop:
 	ANDL    BX, DI
 	PXOR    X3, X2
 	XORL    CX, BX
+	RORL    $0x07, AX
 	ADDL    DI, DX
 	MOVL    SI, R8
 	ROLL    $0x05, SI
 	ADDL    SI, DX
-	RORL    $0x07, AX
 
 	// Round 57
 	ADDL 36(SP), CX
@@ -1010,11 +1010,11 @@ loop:
 	ANDL AX, R8
 	PXOR X8, X2
 	XORL BX, AX
+	RORL $0x07, SI
 	ADDL R8, CX
 	MOVL DX, DI
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 
 	// Round 58
 	ADDL  40(SP), BX
@@ -1027,11 +1027,11 @@ loop:
 	ANDL  SI, DI
 	PSLLL $0x02, X2
 	XORL  AX, SI
+	RORL  $0x07, DX
 	ADDL  DI, BX
 	MOVL  CX, R8
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 
 	// Round 59
 	ADDL  44(SP), AX
@@ -1040,16 +1040,16 @@ loop:
 	ANDL  SI, R13
 	ADDL  R13, AX
 	XORL  SI, DX
-	MOVO  X2, X8
-	PADDL sha1K<>+48(SB), X8
+	MOVOU sha1K<>+48(SB), X8
+	PADDL X2, X8
 	ANDL  DX, R8
 	XORL  SI, DX
+	RORL  $0x07, CX
 	ADDL  R8, AX
-	MOVL  BX, DI
 	MOVOU X8, 32(SP)
+	MOVL  BX, DI
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 	XORL  DX, DI
 
 	// Round 60
@@ -1059,24 +1059,24 @@ loop:
 	MOVO    X2, X8
 	PALIGNR $0x08, X1, X8
 	XORL    CX, DI
+	RORL    $0x07, BX
 	ADDL    DI, SI
-	MOVL    AX, R8
 	PXOR    X4, X3
+	MOVL    AX, R8
 	ROLL    $0x05, AX
 	ADDL    AX, SI
-	RORL    $0x07, BX
 	XORL    CX, R8
 
 	// Round 61
 	ADDL 52(SP), DX
 	PXOR X7, X3
 	XORL BX, R8
+	RORL $0x07, AX
 	ADDL R8, DX
-	MOVL SI, DI
 	PXOR X8, X3
+	MOVL SI, DI
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 	XORL BX, DI
 
 	// Round 62
@@ -1084,26 +1084,26 @@ loop:
 	MOVO  X3, X8
 	PSRLL $0x1e, X8
 	XORL  AX, DI
+	RORL  $0x07, SI
 	ADDL  DI, CX
-	MOVL  DX, R8
 	PSLLL $0x02, X3
+	MOVL  DX, R8
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 	XORL  AX, R8
 
 	// Round 63
 	ADDL  60(SP), BX
 	POR   X8, X3
 	XORL  SI, R8
-	ADDL  R8, BX
-	MOVO  X3, X8
-	PADDL sha1K<>+48(SB), X8
-	MOVL  CX, DI
-	ROLL  $0x05, CX
-	MOVOU X8, 48(SP)
-	ADDL  CX, BX
 	RORL  $0x07, DX
+	MOVOU sha1K<>+48(SB), X8
+	PADDL X3, X8
+	ADDL  R8, BX
+	MOVL  CX, DI
+	MOVOU X8, 48(SP)
+	ROLL  $0x05, CX
+	ADDL  CX, BX
 	XORL  SI, DI
 
 	// Advance to the next block, or finish the last one without the look-ahead.
@@ -1117,45 +1117,45 @@ loop:
 	// W[0..3]: load and byte-swap
 	MOVOU (R10), X0
 	XORL  DX, DI
+	RORL  $0x07, CX
 	ADDL  DI, AX
 	MOVL  BX, R8
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 	XORL  DX, R8
 
 	// Round 65
 	ADDL   4(SP), SI
 	PSHUFB X10, X0
 	XORL   CX, R8
+	RORL   $0x07, BX
 	ADDL   R8, SI
 	MOVL   AX, DI
 	ROLL   $0x05, AX
 	ADDL   AX, SI
-	RORL   $0x07, BX
 	XORL   CX, DI
 
 	// Round 66
 	ADDL  8(SP), DX
-	MOVO  X0, X8
-	PADDL sha1K<>+0(SB), X8
+	MOVOU sha1K<>+0(SB), X8
+	PADDL X0, X8
 	XORL  BX, DI
+	RORL  $0x07, AX
 	ADDL  DI, DX
 	MOVL  SI, R8
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 	XORL  BX, R8
 
 	// Round 67
 	ADDL  12(SP), CX
 	MOVOU X8, (SP)
 	XORL  AX, R8
+	RORL  $0x07, SI
 	ADDL  R8, CX
 	MOVL  DX, DI
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 	XORL  AX, DI
 
 	// Round 68
@@ -1164,45 +1164,45 @@ loop:
 	// W[4..7]: load and byte-swap
 	MOVOU 16(R10), X1
 	XORL  SI, DI
+	RORL  $0x07, DX
 	ADDL  DI, BX
 	MOVL  CX, R8
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 	XORL  SI, R8
 
 	// Round 69
 	ADDL   20(SP), AX
 	PSHUFB X10, X1
 	XORL   DX, R8
+	RORL   $0x07, CX
 	ADDL   R8, AX
 	MOVL   BX, DI
 	ROLL   $0x05, BX
 	ADDL   BX, AX
-	RORL   $0x07, CX
 	XORL   DX, DI
 
 	// Round 70
 	ADDL  24(SP), SI
-	MOVO  X1, X8
-	PADDL sha1K<>+0(SB), X8
+	MOVOU sha1K<>+0(SB), X8
+	PADDL X1, X8
 	XORL  CX, DI
+	RORL  $0x07, BX
 	ADDL  DI, SI
 	MOVL  AX, R8
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 	XORL  CX, R8
 
 	// Round 71
 	ADDL  28(SP), DX
 	MOVOU X8, 16(SP)
 	XORL  BX, R8
+	RORL  $0x07, AX
 	ADDL  R8, DX
 	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 	XORL  BX, DI
 
 	// Round 72
@@ -1211,45 +1211,45 @@ loop:
 	// W[8..11]: load and byte-swap
 	MOVOU 32(R10), X2
 	XORL  AX, DI
+	RORL  $0x07, SI
 	ADDL  DI, CX
 	MOVL  DX, R8
 	ROLL  $0x05, DX
 	ADDL  DX, CX
-	RORL  $0x07, SI
 	XORL  AX, R8
 
 	// Round 73
 	ADDL   36(SP), BX
 	PSHUFB X10, X2
 	XORL   SI, R8
+	RORL   $0x07, DX
 	ADDL   R8, BX
 	MOVL   CX, DI
 	ROLL   $0x05, CX
 	ADDL   CX, BX
-	RORL   $0x07, DX
 	XORL   SI, DI
 
 	// Round 74
 	ADDL  40(SP), AX
-	MOVO  X2, X8
-	PADDL sha1K<>+0(SB), X8
+	MOVOU sha1K<>+0(SB), X8
+	PADDL X2, X8
 	XORL  DX, DI
+	RORL  $0x07, CX
 	ADDL  DI, AX
 	MOVL  BX, R8
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 	XORL  DX, R8
 
 	// Round 75
 	ADDL  44(SP), SI
 	MOVOU X8, 32(SP)
 	XORL  CX, R8
+	RORL  $0x07, BX
 	ADDL  R8, SI
 	MOVL  AX, DI
 	ROLL  $0x05, AX
 	ADDL  AX, SI
-	RORL  $0x07, BX
 	XORL  CX, DI
 
 	// Round 76
@@ -1258,45 +1258,45 @@ loop:
 	// W[12..15]: load and byte-swap
 	MOVOU 48(R10), X3
 	XORL  BX, DI
+	RORL  $0x07, AX
 	ADDL  DI, DX
 	MOVL  SI, R8
 	ROLL  $0x05, SI
 	ADDL  SI, DX
-	RORL  $0x07, AX
 	XORL  BX, R8
 
 	// Round 77
 	ADDL   52(SP), CX
 	PSHUFB X10, X3
 	XORL   AX, R8
+	RORL   $0x07, SI
 	ADDL   R8, CX
 	MOVL   DX, DI
 	ROLL   $0x05, DX
 	ADDL   DX, CX
-	RORL   $0x07, SI
 	XORL   AX, DI
 
 	// Round 78
 	ADDL  56(SP), BX
-	MOVO  X3, X8
-	PADDL sha1K<>+0(SB), X8
+	MOVOU sha1K<>+0(SB), X8
+	PADDL X3, X8
 	XORL  SI, DI
+	RORL  $0x07, DX
 	ADDL  DI, BX
 	MOVL  CX, R8
 	ROLL  $0x05, CX
 	ADDL  CX, BX
-	RORL  $0x07, DX
 	XORL  SI, R8
 
 	// Round 79
 	ADDL  60(SP), AX
 	MOVOU X8, 48(SP)
 	XORL  DX, R8
+	RORL  $0x07, CX
 	ADDL  R8, AX
 	MOVL  BX, DI
 	ROLL  $0x05, BX
 	ADDL  BX, AX
-	RORL  $0x07, CX
 
 	// a..e += h (b is the plain copy in carry).
 	ADDL R9, AX
@@ -1316,161 +1316,161 @@ last:
 	// Round 64
 	ADDL (SP), AX
 	XORL DX, DI
+	RORL $0x07, CX
 	ADDL DI, AX
 	MOVL BX, R8
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 	XORL DX, R8
 
 	// Round 65
 	ADDL 4(SP), SI
 	XORL CX, R8
+	RORL $0x07, BX
 	ADDL R8, SI
 	MOVL AX, DI
 	ROLL $0x05, AX
 	ADDL AX, SI
-	RORL $0x07, BX
 	XORL CX, DI
 
 	// Round 66
 	ADDL 8(SP), DX
 	XORL BX, DI
+	RORL $0x07, AX
 	ADDL DI, DX
 	MOVL SI, R8
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 	XORL BX, R8
 
 	// Round 67
 	ADDL 12(SP), CX
 	XORL AX, R8
+	RORL $0x07, SI
 	ADDL R8, CX
 	MOVL DX, DI
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 	XORL AX, DI
 
 	// Round 68
 	ADDL 16(SP), BX
 	XORL SI, DI
+	RORL $0x07, DX
 	ADDL DI, BX
 	MOVL CX, R8
 	ROLL $0x05, CX
 	ADDL CX, BX
-	RORL $0x07, DX
 	XORL SI, R8
 
 	// Round 69
 	ADDL 20(SP), AX
 	XORL DX, R8
+	RORL $0x07, CX
 	ADDL R8, AX
 	MOVL BX, DI
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 	XORL DX, DI
 
 	// Round 70
 	ADDL 24(SP), SI
 	XORL CX, DI
+	RORL $0x07, BX
 	ADDL DI, SI
 	MOVL AX, R8
 	ROLL $0x05, AX
 	ADDL AX, SI
-	RORL $0x07, BX
 	XORL CX, R8
 
 	// Round 71
 	ADDL 28(SP), DX
 	XORL BX, R8
+	RORL $0x07, AX
 	ADDL R8, DX
 	MOVL SI, DI
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 	XORL BX, DI
 
 	// Round 72
 	ADDL 32(SP), CX
 	XORL AX, DI
+	RORL $0x07, SI
 	ADDL DI, CX
 	MOVL DX, R8
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 	XORL AX, R8
 
 	// Round 73
 	ADDL 36(SP), BX
 	XORL SI, R8
+	RORL $0x07, DX
 	ADDL R8, BX
 	MOVL CX, DI
 	ROLL $0x05, CX
 	ADDL CX, BX
-	RORL $0x07, DX
 	XORL SI, DI
 
 	// Round 74
 	ADDL 40(SP), AX
 	XORL DX, DI
+	RORL $0x07, CX
 	ADDL DI, AX
 	MOVL BX, R8
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 	XORL DX, R8
 
 	// Round 75
 	ADDL 44(SP), SI
 	XORL CX, R8
+	RORL $0x07, BX
 	ADDL R8, SI
 	MOVL AX, DI
 	ROLL $0x05, AX
 	ADDL AX, SI
-	RORL $0x07, BX
 	XORL CX, DI
 
 	// Round 76
 	ADDL 48(SP), DX
 	XORL BX, DI
+	RORL $0x07, AX
 	ADDL DI, DX
 	MOVL SI, R8
 	ROLL $0x05, SI
 	ADDL SI, DX
-	RORL $0x07, AX
 	XORL BX, R8
 
 	// Round 77
 	ADDL 52(SP), CX
 	XORL AX, R8
+	RORL $0x07, SI
 	ADDL R8, CX
 	MOVL DX, DI
 	ROLL $0x05, DX
 	ADDL DX, CX
-	RORL $0x07, SI
 	XORL AX, DI
 
 	// Round 78
 	ADDL 56(SP), BX
 	XORL SI, DI
+	RORL $0x07, DX
 	ADDL DI, BX
 	MOVL CX, R8
 	ROLL $0x05, CX
 	ADDL CX, BX
-	RORL $0x07, DX
 	XORL SI, R8
 
 	// Round 79
 	ADDL 60(SP), AX
 	XORL DX, R8
+	RORL $0x07, CX
 	ADDL R8, AX
 	MOVL BX, DI
 	ROLL $0x05, BX
 	ADDL BX, AX
-	RORL $0x07, CX
 
 	// Store h.
 	MOVQ h+0(FP), R10

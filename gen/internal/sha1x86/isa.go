@@ -24,6 +24,8 @@ type ISA interface {
 	// Xor, Or and Add32 set dst = a ^ b, a | b, and a + b lane by 32-bit lane.
 	Xor(dst, a, b reg.VecPhysical)
 	Or(dst, a, b reg.VecPhysical)
+	// Add32 sets dst = a + b in 32-bit lanes.
+	Add32(dst, a, b reg.VecPhysical)
 	// AddMem32 sets dst = a + [m] in 32-bit lanes; m is 16-byte aligned.
 	AddMem32(dst, a reg.VecPhysical, m Mem)
 	// Shl32 and Shr32 shift each 32-bit lane of a by n bits.
@@ -83,11 +85,16 @@ func (s sse) Shuffle(dst, a, idx reg.VecPhysical) {
 	s.into(dst, a)
 	s.ctx.PSHUFB(idx, dst)
 }
-func (s sse) Xor(dst, a, b reg.VecPhysical) { s.commutative(s.ctx.PXOR, dst, a, b) }
-func (s sse) Or(dst, a, b reg.VecPhysical)  { s.commutative(s.ctx.POR, dst, a, b) }
+func (s sse) Xor(dst, a, b reg.VecPhysical)   { s.commutative(s.ctx.PXOR, dst, a, b) }
+func (s sse) Or(dst, a, b reg.VecPhysical)    { s.commutative(s.ctx.POR, dst, a, b) }
+func (s sse) Add32(dst, a, b reg.VecPhysical) { s.commutative(s.ctx.PADDL, dst, a, b) }
 func (s sse) AddMem32(dst, a reg.VecPhysical, m Mem) {
-	s.into(dst, a)
-	s.ctx.PADDL(m, dst)
+	if dst == a {
+		s.ctx.PADDL(m, dst)
+		return
+	}
+	s.ctx.MOVOU(m, dst)
+	s.ctx.PADDL(a, dst)
 }
 func (s sse) Shl32(dst, a reg.VecPhysical, n int) {
 	s.into(dst, a)
@@ -135,6 +142,7 @@ func (v avx) Store(m Mem, src reg.VecPhysical)              { v.ctx.VMOVDQU(src,
 func (v avx) Shuffle(dst, a, idx reg.VecPhysical)           { v.ctx.VPSHUFB(idx, a, dst) }
 func (v avx) Xor(dst, a, b reg.VecPhysical)                 { v.ctx.VPXOR(b, a, dst) }
 func (v avx) Or(dst, a, b reg.VecPhysical)                  { v.ctx.VPOR(b, a, dst) }
+func (v avx) Add32(dst, a, b reg.VecPhysical)               { v.ctx.VPADDD(b, a, dst) }
 func (v avx) AddMem32(dst, a reg.VecPhysical, m Mem)        { v.ctx.VPADDD(m, a, dst) }
 func (v avx) Shl32(dst, a reg.VecPhysical, n int)           { v.ctx.VPSLLD(U8(n), a, dst) }
 func (v avx) Shr32(dst, a reg.VecPhysical, n int)           { v.ctx.VPSRLD(U8(n), a, dst) }

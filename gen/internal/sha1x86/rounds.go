@@ -2,6 +2,7 @@ package sha1x86
 
 import (
 	"fmt"
+
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -61,7 +62,11 @@ func (e *emitter) carryFor(t int) carried {
 //	e += W[t]+K;  e += f_t(b, c, d);  e += rol5(a);  b = rol30(b)
 //
 // The first step reads the ring, so a vector step placed after it in the
-// same round may overwrite that slot.
+// same round may overwrite that slot. b is rotated as soon as f has read
+// it (f reads the plain copy in carry, but Ch and Maj rewrite c in place
+// and restore it): on llvm-mca's Sandy Bridge model that spreads the
+// rotates, which only two ports take, better than ending the round with
+// both.
 func (e *emitter) roundSteps(t int, v vars) []step {
 	c := e.ctx
 	steps := []step{func() {
@@ -69,6 +74,12 @@ func (e *emitter) roundSteps(t int, v vars) []step {
 		c.ADDL(e.readWK(t), v.e)
 	}}
 	steps = append(steps, e.fSteps(t, v)...)
+	// rol30(b): from b itself in round 0, else from rol5(b).
+	if v.bRotated {
+		steps = append(steps, e.rotl(v.b, 25)...)
+	} else {
+		steps = append(steps, e.rotl(v.b, 30)...)
+	}
 	steps = append(steps,
 		// f first: its inputs are older than a, so e += rol5(a) ends the round.
 		func() { c.ADDL(v.carry, v.e) },
@@ -76,12 +87,6 @@ func (e *emitter) roundSteps(t int, v vars) []step {
 	)
 	steps = append(steps, e.rotl(v.a, 5)...)
 	steps = append(steps, func() { c.ADDL(v.a, v.e) })
-	// rol30(b): from b itself in round 0, else from rol5(b).
-	if v.bRotated {
-		steps = append(steps, e.rotl(v.b, 25)...)
-	} else {
-		steps = append(steps, e.rotl(v.b, 30)...)
-	}
 	// Fold the next round's d (our c) or c (our rotated b) into its b.
 	switch e.carryFor(t + 1) {
 	case carryBxD:

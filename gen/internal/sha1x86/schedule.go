@@ -58,7 +58,7 @@ func (e *emitter) groupSteps(g int, src reg.Register) []step {
 			func() { x.Xor(t0, t0, w8) },
 			func() { x.Xor(w, w, t0) },       // x: lanes 0..2 complete, lane 3 lacks W[t]
 			func() { x.ShlBytes(t1, w, 12) }, // x0 alone, in lane 3
-			func() { x.Shl32(t0, w, 1) },
+			func() { x.Add32(t0, w, w) },     // w << 1, on the adders rather than the shifter
 			func() { x.Shr32(w, w, 31) },
 			func() { x.Or(w, w, t0) },     // rol1(x)
 			func() { x.Shl32(t0, t1, 2) }, // lane 3 fix-up: rol1(W[t]) = rol2(x0) ...
