@@ -700,6 +700,7 @@ loop:
 	MOVOU X8, 16(SP)
 	ROLL  $0x05, BX
 	ADDL  BX, AX
+	XORL  CX, DI
 
 	// Round 40
 	ADDL 32(SP), SI
@@ -707,69 +708,65 @@ loop:
 	// W[56..59]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X5, X8
 	PALIGNR $0x08, X4, X8
-	MOVL    CX, R13
-	ANDL    DX, R13
-	ADDL    R13, SI
 	XORL    DX, CX
 	ANDL    CX, DI
-	PXOR    X7, X6
 	XORL    DX, CX
+	XORL    CX, DI
 	RORL    $0x07, BX
+	PXOR    X7, X6
 	ADDL    DI, SI
 	MOVL    AX, R8
 	ROLL    $0x05, AX
 	ADDL    AX, SI
+	XORL    BX, R8
 
 	// Round 41
 	ADDL 36(SP), DX
 	PXOR X2, X6
-	MOVL BX, R13
-	ANDL CX, R13
-	ADDL R13, DX
 	XORL CX, BX
 	ANDL BX, R8
-	PXOR X8, X6
 	XORL CX, BX
+	XORL BX, R8
 	RORL $0x07, AX
+	PXOR X8, X6
 	ADDL R8, DX
 	MOVL SI, DI
 	ROLL $0x05, SI
 	ADDL SI, DX
+	XORL AX, DI
 
 	// Round 42
 	ADDL  40(SP), CX
 	MOVO  X6, X8
 	PSRLL $0x1e, X8
-	MOVL  AX, R13
-	ANDL  BX, R13
-	ADDL  R13, CX
 	XORL  BX, AX
 	ANDL  AX, DI
-	PSLLL $0x02, X6
 	XORL  BX, AX
+	XORL  AX, DI
 	RORL  $0x07, SI
+	PSLLL $0x02, X6
 	ADDL  DI, CX
 	MOVL  DX, R8
 	ROLL  $0x05, DX
 	ADDL  DX, CX
+	XORL  SI, R8
 
 	// Round 43
 	ADDL  44(SP), BX
 	POR   X8, X6
-	MOVL  SI, R13
-	ANDL  AX, R13
-	ADDL  R13, BX
-	MOVOU sha1K<>+32(SB), X8
-	PADDL X6, X8
 	XORL  AX, SI
 	ANDL  SI, R8
 	XORL  AX, SI
+	MOVOU sha1K<>+32(SB), X8
+	PADDL X6, X8
+	XORL  SI, R8
 	RORL  $0x07, DX
-	MOVOU X8, 32(SP)
 	ADDL  R8, BX
+	MOVOU X8, 32(SP)
 	MOVL  CX, DI
 	ROLL  $0x05, CX
 	ADDL  CX, BX
+	XORL  DX, DI
 
 	// Round 44
 	ADDL 48(SP), AX
@@ -777,69 +774,65 @@ loop:
 	// W[60..63]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X6, X8
 	PALIGNR $0x08, X5, X8
-	MOVL    DX, R13
-	ANDL    SI, R13
-	ADDL    R13, AX
 	XORL    SI, DX
 	ANDL    DX, DI
-	PXOR    X0, X7
 	XORL    SI, DX
+	XORL    DX, DI
 	RORL    $0x07, CX
+	PXOR    X0, X7
 	ADDL    DI, AX
 	MOVL    BX, R8
 	ROLL    $0x05, BX
 	ADDL    BX, AX
+	XORL    CX, R8
 
 	// Round 45
 	ADDL 52(SP), SI
 	PXOR X3, X7
-	MOVL CX, R13
-	ANDL DX, R13
-	ADDL R13, SI
 	XORL DX, CX
 	ANDL CX, R8
-	PXOR X8, X7
 	XORL DX, CX
+	XORL CX, R8
 	RORL $0x07, BX
+	PXOR X8, X7
 	ADDL R8, SI
 	MOVL AX, DI
 	ROLL $0x05, AX
 	ADDL AX, SI
+	XORL BX, DI
 
 	// Round 46
 	ADDL  56(SP), DX
 	MOVO  X7, X8
 	PSRLL $0x1e, X8
-	MOVL  BX, R13
-	ANDL  CX, R13
-	ADDL  R13, DX
 	XORL  CX, BX
 	ANDL  BX, DI
-	PSLLL $0x02, X7
 	XORL  CX, BX
+	XORL  BX, DI
 	RORL  $0x07, AX
+	PSLLL $0x02, X7
 	ADDL  DI, DX
 	MOVL  SI, R8
 	ROLL  $0x05, SI
 	ADDL  SI, DX
+	XORL  AX, R8
 
 	// Round 47
 	ADDL  60(SP), CX
 	POR   X8, X7
-	MOVL  AX, R13
-	ANDL  BX, R13
-	ADDL  R13, CX
-	MOVOU sha1K<>+48(SB), X8
-	PADDL X7, X8
 	XORL  BX, AX
 	ANDL  AX, R8
 	XORL  BX, AX
+	MOVOU sha1K<>+48(SB), X8
+	PADDL X7, X8
+	XORL  AX, R8
 	RORL  $0x07, SI
-	MOVOU X8, 48(SP)
 	ADDL  R8, CX
+	MOVOU X8, 48(SP)
 	MOVL  DX, DI
 	ROLL  $0x05, DX
 	ADDL  DX, CX
+	XORL  SI, DI
 
 	// Round 48
 	ADDL (SP), BX
@@ -847,69 +840,65 @@ loop:
 	// W[64..67]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X7, X8
 	PALIGNR $0x08, X6, X8
-	MOVL    SI, R13
-	ANDL    AX, R13
-	ADDL    R13, BX
 	XORL    AX, SI
 	ANDL    SI, DI
-	PXOR    X1, X0
 	XORL    AX, SI
+	XORL    SI, DI
 	RORL    $0x07, DX
+	PXOR    X1, X0
 	ADDL    DI, BX
 	MOVL    CX, R8
 	ROLL    $0x05, CX
 	ADDL    CX, BX
+	XORL    DX, R8
 
 	// Round 49
 	ADDL 4(SP), AX
 	PXOR X4, X0
-	MOVL DX, R13
-	ANDL SI, R13
-	ADDL R13, AX
 	XORL SI, DX
 	ANDL DX, R8
-	PXOR X8, X0
 	XORL SI, DX
+	XORL DX, R8
 	RORL $0x07, CX
+	PXOR X8, X0
 	ADDL R8, AX
 	MOVL BX, DI
 	ROLL $0x05, BX
 	ADDL BX, AX
+	XORL CX, DI
 
 	// Round 50
 	ADDL  8(SP), SI
 	MOVO  X0, X8
 	PSRLL $0x1e, X8
-	MOVL  CX, R13
-	ANDL  DX, R13
-	ADDL  R13, SI
 	XORL  DX, CX
 	ANDL  CX, DI
-	PSLLL $0x02, X0
 	XORL  DX, CX
+	XORL  CX, DI
 	RORL  $0x07, BX
+	PSLLL $0x02, X0
 	ADDL  DI, SI
 	MOVL  AX, R8
 	ROLL  $0x05, AX
 	ADDL  AX, SI
+	XORL  BX, R8
 
 	// Round 51
 	ADDL  12(SP), DX
 	POR   X8, X0
-	MOVL  BX, R13
-	ANDL  CX, R13
-	ADDL  R13, DX
-	MOVOU sha1K<>+48(SB), X8
-	PADDL X0, X8
 	XORL  CX, BX
 	ANDL  BX, R8
 	XORL  CX, BX
+	MOVOU sha1K<>+48(SB), X8
+	PADDL X0, X8
+	XORL  BX, R8
 	RORL  $0x07, AX
-	MOVOU X8, (SP)
 	ADDL  R8, DX
+	MOVOU X8, (SP)
 	MOVL  SI, DI
 	ROLL  $0x05, SI
 	ADDL  SI, DX
+	XORL  AX, DI
 
 	// Round 52
 	ADDL 16(SP), CX
@@ -917,69 +906,65 @@ loop:
 	// W[68..71]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X0, X8
 	PALIGNR $0x08, X7, X8
-	MOVL    AX, R13
-	ANDL    BX, R13
-	ADDL    R13, CX
 	XORL    BX, AX
 	ANDL    AX, DI
-	PXOR    X2, X1
 	XORL    BX, AX
+	XORL    AX, DI
 	RORL    $0x07, SI
+	PXOR    X2, X1
 	ADDL    DI, CX
 	MOVL    DX, R8
 	ROLL    $0x05, DX
 	ADDL    DX, CX
+	XORL    SI, R8
 
 	// Round 53
 	ADDL 20(SP), BX
 	PXOR X5, X1
-	MOVL SI, R13
-	ANDL AX, R13
-	ADDL R13, BX
 	XORL AX, SI
 	ANDL SI, R8
-	PXOR X8, X1
 	XORL AX, SI
+	XORL SI, R8
 	RORL $0x07, DX
+	PXOR X8, X1
 	ADDL R8, BX
 	MOVL CX, DI
 	ROLL $0x05, CX
 	ADDL CX, BX
+	XORL DX, DI
 
 	// Round 54
 	ADDL  24(SP), AX
 	MOVO  X1, X8
 	PSRLL $0x1e, X8
-	MOVL  DX, R13
-	ANDL  SI, R13
-	ADDL  R13, AX
 	XORL  SI, DX
 	ANDL  DX, DI
-	PSLLL $0x02, X1
 	XORL  SI, DX
+	XORL  DX, DI
 	RORL  $0x07, CX
+	PSLLL $0x02, X1
 	ADDL  DI, AX
 	MOVL  BX, R8
 	ROLL  $0x05, BX
 	ADDL  BX, AX
+	XORL  CX, R8
 
 	// Round 55
 	ADDL  28(SP), SI
 	POR   X8, X1
-	MOVL  CX, R13
-	ANDL  DX, R13
-	ADDL  R13, SI
-	MOVOU sha1K<>+48(SB), X8
-	PADDL X1, X8
 	XORL  DX, CX
 	ANDL  CX, R8
 	XORL  DX, CX
+	MOVOU sha1K<>+48(SB), X8
+	PADDL X1, X8
+	XORL  CX, R8
 	RORL  $0x07, BX
-	MOVOU X8, 16(SP)
 	ADDL  R8, SI
+	MOVOU X8, 16(SP)
 	MOVL  AX, DI
 	ROLL  $0x05, AX
 	ADDL  AX, SI
+	XORL  BX, DI
 
 	// Round 56
 	ADDL 32(SP), DX
@@ -987,63 +972,58 @@ loop:
 	// W[72..75]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
 	MOVO    X1, X8
 	PALIGNR $0x08, X0, X8
-	MOVL    BX, R13
-	ANDL    CX, R13
-	ADDL    R13, DX
 	XORL    CX, BX
 	ANDL    BX, DI
-	PXOR    X3, X2
 	XORL    CX, BX
+	XORL    BX, DI
 	RORL    $0x07, AX
+	PXOR    X3, X2
 	ADDL    DI, DX
 	MOVL    SI, R8
 	ROLL    $0x05, SI
 	ADDL    SI, DX
+	XORL    AX, R8
 
 	// Round 57
 	ADDL 36(SP), CX
 	PXOR X6, X2
-	MOVL AX, R13
-	ANDL BX, R13
-	ADDL R13, CX
 	XORL BX, AX
 	ANDL AX, R8
-	PXOR X8, X2
 	XORL BX, AX
+	XORL AX, R8
 	RORL $0x07, SI
+	PXOR X8, X2
 	ADDL R8, CX
 	MOVL DX, DI
 	ROLL $0x05, DX
 	ADDL DX, CX
+	XORL SI, DI
 
 	// Round 58
 	ADDL  40(SP), BX
 	MOVO  X2, X8
 	PSRLL $0x1e, X8
-	MOVL  SI, R13
-	ANDL  AX, R13
-	ADDL  R13, BX
 	XORL  AX, SI
 	ANDL  SI, DI
-	PSLLL $0x02, X2
 	XORL  AX, SI
+	XORL  SI, DI
 	RORL  $0x07, DX
+	PSLLL $0x02, X2
 	ADDL  DI, BX
 	MOVL  CX, R8
 	ROLL  $0x05, CX
 	ADDL  CX, BX
+	XORL  DX, R8
 
 	// Round 59
 	ADDL  44(SP), AX
 	POR   X8, X2
-	MOVL  DX, R13
-	ANDL  SI, R13
-	ADDL  R13, AX
+	XORL  SI, DX
+	ANDL  DX, R8
 	XORL  SI, DX
 	MOVOU sha1K<>+48(SB), X8
 	PADDL X2, X8
-	ANDL  DX, R8
-	XORL  SI, DX
+	XORL  DX, R8
 	RORL  $0x07, CX
 	ADDL  R8, AX
 	MOVOU X8, 32(SP)

@@ -13,9 +13,10 @@ func TestLookaheadRange(t *testing.T) {
 	for _, isa := range []func(*build.Context) ISA{SSSE3, AVX} {
 		for l := 4; l <= ringWords; l++ {
 			ctx := build.NewContext()
-			p := DefaultParams()
+			x := isa(ctx)
+			p := DefaultParams(x.Name())
 			p.Lookahead = l
-			if err := Generate(ctx, isa(ctx), p); err != nil {
+			if err := Generate(ctx, x, p); err != nil {
 				t.Errorf("lookahead %d: %v", l, err)
 			}
 		}
@@ -27,7 +28,7 @@ func TestLookaheadRange(t *testing.T) {
 // too long, and a store overwrites a word not yet read.
 func TestRingModelRejects(t *testing.T) {
 	for _, l := range []int{1, 2, 3, ringWords + 1, ringWords + 4} {
-		p := DefaultParams()
+		p := DefaultParams("avx")
 		p.Lookahead = l
 		if err := p.Validate(); err == nil {
 			t.Errorf("Validate accepted lookahead %d", l)
@@ -43,7 +44,7 @@ func TestRingModelRejects(t *testing.T) {
 // Every knob value is accepted by Validate, and Validate rejects a value
 // that is not one of them, naming the flag.
 func TestValidateKnobs(t *testing.T) {
-	for _, p := range Variants(DefaultParams()) {
+	for _, p := range Variants(DefaultParams("avx")) {
 		if err := p.Validate(); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
@@ -54,7 +55,7 @@ func TestValidateKnobs(t *testing.T) {
 		func(p *Params) { p.Rotate = "ror" },
 		func(p *Params) { p.Align = "" },
 	} {
-		p := DefaultParams()
+		p := DefaultParams("avx")
 		bad(&p)
 		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "want one of") {
 			t.Errorf("%s: Validate said %v", p, err)
@@ -66,7 +67,7 @@ func TestValidateKnobs(t *testing.T) {
 // three rounds earlier than spread: with the longest look-ahead that
 // overwrites words not yet read, and the ring model must say so.
 func TestBurstNeedsShorterLookahead(t *testing.T) {
-	p := DefaultParams()
+	p := DefaultParams("avx")
 	p.Placement = "burst"
 	p.Lookahead = ringWords
 	if err := p.Validate(); err == nil {

@@ -9,8 +9,9 @@ import (
 // the schedule flags, describes the kernel for the ISA that newISA returns,
 // and writes it.
 func Main(newISA func(*build.Context) ISA) {
-	p := DefaultParams()
-	name := "sha1_" + newISA(build.NewContext()).Name()
+	isaName := newISA(build.NewContext()).Name()
+	p := DefaultParams(isaName)
+	name := "sha1_" + isaName
 	avogen.Main(name, "sha1", p.RegisterFlags, func(ctx *build.Context) error {
 		isa := newISA(ctx)
 		if isa.Name() == "avx2" {

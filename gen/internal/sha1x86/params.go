@@ -7,7 +7,7 @@ import (
 )
 
 // Params are the schedule choices of one generated kernel. Each is a
-// generator flag; DefaultParams is what the repository checks in.
+// generator flag; DefaultParams says what the repository checks in.
 type Params struct {
 	// Lookahead is how many rounds before round t the vector precalculation
 	// of the group holding W[t]+K starts.
@@ -61,9 +61,21 @@ var (
 // ringWords is the number of 32-bit W+K slots in the stack ring.
 const ringWords = 16
 
-// DefaultParams returns the schedule checked into the repository.
-func DefaultParams() Params {
-	return Params{Lookahead: 16, Placement: "spread", Ch: "xor", Maj: "add", Rotate: "rol", Align: "palignr"}
+// DefaultParams returns the schedule checked into the repository for the
+// kernel named isa ("ssse3", "avx" or "avx2"). Each knob is the fastest
+// measured on this project's machine (README, "Schedule knobs, measured"),
+// with one exception: ssse3 takes the XOR form of Maj. That form is one
+// instruction a round shorter and one dependency deeper than the ADD form,
+// and the ssse3 kernel runs only on cores without AVX, which are narrow
+// and limited by instruction count (llvm-mca's Sandy Bridge and Haswell
+// models need it to reach OpenSSL's figure) rather than by latency like
+// this machine's, where it costs about 3%.
+func DefaultParams(isa string) Params {
+	p := Params{Lookahead: 16, Placement: "spread", Ch: "xor", Maj: "add", Rotate: "rol", Align: "palignr"}
+	if isa == "ssse3" {
+		p.Maj = "xor"
+	}
+	return p
 }
 
 // RegisterFlags binds the fields of p to flags of fs, with p's current
