@@ -33,13 +33,17 @@
 // that reads its words, spread over the four rounds of a group, in between
 // the scalar instructions. The words of the next block (groups 20..23 of
 // the stream) are loaded during the last rounds of the current block, so
-// the vector unit never waits at a block boundary. For the last block that
-// load is pointed at the current block instead: the kernels never read a
-// byte outside their input.
+// the vector unit never waits at a block boundary. The loop advances to the
+// next block where its first load falls; after the last block it branches
+// to a second copy of the remaining rounds without those loads, so the
+// kernels never read a byte outside their input. The state h stays in
+// registers from the first block to the last.
 //
 // # Shape of the description
 //
-// Params holds every schedule choice (today: the look-ahead). The vector
+// Params holds every schedule choice (the look-ahead, the placement of the
+// vector steps, the forms of Ch and Maj, the rotate, the alignment of the
+// straddling words), with defaults per kernel (DefaultParams). The vector
 // steps are written once in three-operand form against the ISA interface;
 // the SSSE3 implementation inserts the register copies a two-operand
 // encoding needs, the AVX one emits VEX forms directly. The emitter checks
