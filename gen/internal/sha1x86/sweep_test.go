@@ -88,6 +88,7 @@ func TestSweep(t *testing.T) {
 	decl.Write(table.Bytes())
 	write(t, filepath.Join(dir, "decl_amd64.go"), decl.String())
 	write(t, filepath.Join(dir, "sweep_amd64_test.go"), scratchTest)
+	write(t, filepath.Join(dir, "guard_linux_amd64_test.go"), scratchGuardTest)
 
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
 	cmd.Dir = dir
@@ -173,6 +174,57 @@ func TestVariants(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+`
+
+// scratchGuardTest runs every variant on inputs that end where an
+// inaccessible page begins: 0..20 whole blocks, alone and followed by a
+// partial block, so that a load past the end of p faults. Where the
+// look-ahead stops loading moves with the knobs, which is why every variant
+// gets this, not only the checked-in kernels (sha1/guard_test.go).
+const scratchGuardTest = `//go:build amd64 && linux
+
+package sweep
+
+import (
+	"syscall"
+	"testing"
+
+	"github.com/simdhash/simdhash/internal/ref"
+)
+
+func TestVariantsGuardPage(t *testing.T) {
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < page; i++ {
+		mem[i] = byte(i * 7)
+	}
+	for _, v := range variants {
+		if !v.available {
+			continue
+		}
+		for n := 0; n <= 20; n++ {
+			for _, tail := range []int{0, 37} {
+				p := mem[page-64*n-tail : page]
+				h := [5]uint32{1, 2, 3, 4, 5}
+				want := h
+				for i := 0; i < n; i++ {
+					ref.SHA1Block(&want, (*[64]byte)(p[64*i:]))
+				}
+				v.block(&h, p)
+				if h != want {
+					t.Fatalf("%s, %d blocks + %d bytes ending at a guard page: state %08x, want %08x", v.name, n, tail, h, want)
+				}
+			}
+		}
 	}
 }
 `
