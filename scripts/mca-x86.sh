@@ -4,12 +4,13 @@
 # Builds the sha1 test binary, disassembles each kernel's block loop (from
 # the target of its last backward jump up to that jump; other jumps inside,
 # such as the branch out of the last block, are left out) with objdump, and
-# feeds it to llvm-mca on the Sandy Bridge, Haswell, Skylake, Zen 2 and Zen 3 models (-iterations=200).
+# feeds it to llvm-mca on the Sandy Bridge, Haswell, Skylake, Zen 2 and Zen 3
+# models (-iterations=200).
 # One iteration is one 64-byte block, two for avx2 (its loop hashes a pair).
 # A model that cannot schedule an instruction prints "-". LLVM 14 schedules
 # SHA1RNDS4 even on models of cores that lack it (Sandy Bridge to Skylake):
-# the shani row is a guess there. Last row: OpenSSL's SSSE3 loop measured the same way (the reference
-# to beat).
+# the shani row is a guess there. Last row: OpenSSL's SSSE3 loop measured
+# the same way (the reference to beat).
 #
 #   bash scripts/mca-x86.sh [PKGDIR]     (default ./sha1)
 # MCA_KEEP=DIR keeps the loop bodies in DIR.

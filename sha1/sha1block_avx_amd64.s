@@ -31,6 +31,7 @@ GLOBL sha1Bswap<>(SB), RODATA|NOPTR, $16
 // func blockAVX(h *[5]uint32, p []byte)
 // Requires: AVX
 TEXT ·blockAVX(SB), NOSPLIT, $72-32
+	// Schedule: lookahead=16 placement=spread ch=xor maj=add rotate=rol align=palignr.
 	MOVQ h+0(FP), R9
 	MOVQ p_base+8(FP), R10
 	MOVQ p_len+16(FP), R11

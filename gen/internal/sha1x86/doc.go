@@ -1,9 +1,10 @@
 // Package sha1x86 describes, once, the SHA-1 block function with the
 // vectorised message schedule of Locktyukhin and Zohar ("Improving the
 // Performance of the Secure Hash Algorithm (SHA-1)", Intel, 2010; the
-// Linux kernel's sha1_ssse3_asm.S, 2011), and emits it with avo for two
-// instruction sets: SSSE3 (two-operand SSE encodings) and AVX (three-operand
-// VEX encodings).
+// Linux kernel's sha1_ssse3_asm.S, 2011), and emits it with avo for three
+// kernels: SSSE3 (two-operand SSE encodings), AVX (three-operand VEX
+// encodings) and AVX2 (the same steps on YMM registers for two blocks at
+// once, with BMI rounds; see GenerateAVX2).
 //
 // # The algorithm
 //

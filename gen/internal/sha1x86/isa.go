@@ -24,7 +24,6 @@ type ISA interface {
 	// Xor, Or and Add32 set dst = a ^ b, a | b, and a + b lane by 32-bit lane.
 	Xor(dst, a, b reg.VecPhysical)
 	Or(dst, a, b reg.VecPhysical)
-	// Add32 sets dst = a + b in 32-bit lanes.
 	Add32(dst, a, b reg.VecPhysical)
 	// AddMem32 sets dst = a + [m] in 32-bit lanes; m is 16-byte aligned.
 	AddMem32(dst, a reg.VecPhysical, m Mem)

@@ -20,11 +20,11 @@ type emitter struct {
 	bswap      reg.VecPhysical               // PSHUFB indexes reversing each 32-bit word
 	tmp        reg.GPPhysical                // scalar temporary
 	scratch    reg.GPPhysical                // tmp as a 64-bit register
-	hp         reg.GPPhysical                // *[5]uint32 state
+	hp         reg.GPPhysical                // *[5]uint32 state; only before h[0] (the same register) is set
 	h          [5]reg.GPPhysical             // the state, while the loop runs
 	endMem     Mem                           // end, on the stack
 	ptr        reg.GPPhysical                // this block; the next one from round 80-Lookahead on
-	end        reg.GPPhysical                // one past the last whole block, until it is stored
+	end        reg.GPPhysical                // one past the last whole block, until stored in endMem (h[1] is the same register)
 	ktab, ring Mem                           // K table, and the W+K ring on the stack
 	bswapMem   Mem                           // the PSHUFB byte-swap indexes
 
@@ -89,7 +89,10 @@ func (e *emitter) constants() {
 func (e *emitter) comment(format string, args ...any) { e.ctx.Commentf(format, args...) }
 
 // function emits the TEXT: argument loads, the prologue that fills the
-// ring for the first block, the 80-round loop body, and the return.
+// ring for the first block, the loop body (its rounds up to where the
+// look-ahead reaches the next block, then the rest), the copy of the last
+// rounds that finishes the last block without the look-ahead, and the
+// store of h.
 func (e *emitter) function(name string) error {
 	c := e.ctx
 	c.Function(name)
@@ -99,6 +102,7 @@ func (e *emitter) function(name string) error {
 		fmt.Sprintf("Schedule: %s.", e.p))
 	e.ring = c.AllocLocal(4 * ringWords)
 	e.endMem = c.AllocLocal(8)
+	c.Comment(fmt.Sprintf("Schedule: %s.", e.p)) // avo prints no TEXT doc
 
 	c.Load(c.Param("h"), e.hp)
 	c.Load(c.Param("p").Base(), e.ptr)

@@ -62,14 +62,15 @@ var (
 const ringWords = 16
 
 // DefaultParams returns the schedule checked into the repository for the
-// kernel named isa ("ssse3", "avx" or "avx2"). Each knob is the fastest
-// measured on this project's machine (README, "Schedule knobs, measured"),
-// with one exception: ssse3 takes the XOR form of Maj. That form is one
-// instruction a round shorter and one dependency deeper than the ADD form,
-// and the ssse3 kernel runs only on cores without AVX, which are narrow
-// and limited by instruction count (llvm-mca's Sandy Bridge and Haswell
-// models need it to reach OpenSSL's figure) rather than by latency like
-// this machine's, where it costs about 3%.
+// kernel named isa ("ssse3", "avx" or "avx2"; avx2 shares avx's, not
+// measured apart). Each knob is the fastest measured on this project's
+// machine for avx and ssse3, or within the noise of it (README, "Schedule
+// knobs, measured"), with one exception: ssse3 takes the XOR form of Maj.
+// That form is one instruction a round shorter and one dependency deeper
+// than the ADD form, and the ssse3 kernel runs only on cores without AVX,
+// which are narrow and limited by instruction count (llvm-mca's Sandy
+// Bridge, Haswell and Zen 2 models need it to reach OpenSSL's figure)
+// rather than by latency like this machine's, where it costs 2.5%.
 func DefaultParams(isa string) Params {
 	p := Params{Lookahead: 16, Placement: "spread", Ch: "xor", Maj: "add", Rotate: "rol", Align: "palignr"}
 	if isa == "ssse3" {

@@ -62,11 +62,11 @@ func (e *emitter) carryFor(t int) carried {
 //	e += W[t]+K;  e += f_t(b, c, d);  e += rol5(a);  b = rol30(b)
 //
 // The first step reads the ring, so a vector step placed after it in the
-// same round may overwrite that slot. b is rotated as soon as f has read
-// it (f reads the plain copy in carry, but Ch and Maj rewrite c in place
-// and restore it): on llvm-mca's Sandy Bridge model that spreads the
-// rotates, which only two ports take, better than ending the round with
-// both.
+// same round may overwrite that slot. f never reads register b (it reads
+// the plain copy in carry), so b's rotate could go anywhere before the
+// fold; it follows f because on llvm-mca's Sandy Bridge model that spreads
+// the rotates, which only two ports take, better than ending the round
+// with both.
 func (e *emitter) roundSteps(t int, v vars) []step {
 	c := e.ctx
 	steps := []step{func() {
