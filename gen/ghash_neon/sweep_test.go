@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
 )
 
 // TestSweep generates both kernels for every value of every knob, varied
@@ -38,17 +40,7 @@ func TestSweep(t *testing.T) {
 		}
 	}
 
-	dir, err := filepath.Abs(filepath.Join("testdata", "sweep"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.RemoveAll(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if os.Getenv("SIMDHASH_SWEEP_KEEP") == "" {
-		t.Cleanup(func() { os.RemoveAll(filepath.Join("testdata")) })
-	}
+	dir := emittest.ScratchPackage(t)
 
 	writeFile(t, filepath.Join(dir, "layout.go"), fmt.Sprintf(sweepLayout, asmKeyWords, pmullMaxBlocks, neonMaxBlocks, keyRotations))
 	writeFile(t, filepath.Join(dir, "sweep_test.go"), sweepTest)

@@ -1,6 +1,7 @@
-// Package emittest holds what the encoding tests of the arm64 and arm32
-// emitters share: running the Go toolchain and GNU binutils, and reading
-// machine words from their disassembly.
+// Package emittest holds what the generators' tests share: running the Go
+// toolchain and GNU binutils, reading machine words from their disassembly
+// (the arm64 and arm32 encoding tests), and the scratch packages of the
+// knob sweeps.
 package emittest
 
 import (
@@ -49,4 +50,32 @@ func GoTool(t *testing.T) (goBin, goroot string) {
 	}
 	goroot = strings.TrimSpace(string(out))
 	return filepath.Join(goroot, "bin", "go"), goroot
+}
+
+// ScratchPackage returns a new directory under testdata/ of the test's
+// package, for a scratch package that imports the module's internal
+// packages: its own, so that two runs at once do not clash. It is removed
+// (and testdata/ with it when empty) after the test, unless
+// SIMDHASH_SWEEP_KEEP is set, in which case the test logs where it is.
+func ScratchPackage(t *testing.T) string {
+	t.Helper()
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "sweep-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("SIMDHASH_SWEEP_KEEP") != "" {
+		t.Logf("SIMDHASH_SWEEP_KEEP: the scratch package stays in %s", dir)
+		return dir
+	}
+	t.Cleanup(func() {
+		os.RemoveAll(dir)
+		os.Remove("testdata") // fails, harmlessly, while another run's scratch package is there
+	})
+	return dir
 }
