@@ -3,7 +3,6 @@ package arm32
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -90,11 +89,6 @@ func every(f *Func) {
 	f.B("top")
 }
 
-var (
-	goObjdumpLine  = regexp.MustCompile(`^\s+\S+:\d+\s+0x[0-9a-f]+\s+([0-9a-f]{8})\s`)
-	gnuObjdumpLine = regexp.MustCompile(`^\s+[0-9a-f]+:\s+([0-9a-f]{8})\s`)
-)
-
 // gnuPrelude selects what GNU as must accept: A32 code, ARMv8 with NEON and
 // the Crypto Extensions (for vmull.p64).
 const gnuPrelude = "\t.syntax unified\n\t.arch armv8-a\n\t.fpu crypto-neon-fp-armv8\n\t.arm\n"
@@ -106,16 +100,6 @@ const gnuPrelude = "\t.syntax unified\n\t.arch armv8-a\n\t.fpu crypto-neon-fp-ar
 // assembler, and that each Go-syntax instruction is the GNU one its
 // comment and the -gnu export claim.
 func TestEncodings(t *testing.T) {
-	gas, err := exec.LookPath("arm-linux-gnueabihf-as")
-	if err != nil {
-		t.Skip("arm-linux-gnueabihf-as not found: install binutils-arm-linux-gnueabihf (`make deps`, or `apt-get install binutils-arm-linux-gnueabihf`) to check the A32 encodings against GNU as")
-	}
-	objdump, err := exec.LookPath("arm-linux-gnueabihf-objdump")
-	if err != nil {
-		t.Skip("arm-linux-gnueabihf-objdump not found: install binutils-arm-linux-gnueabihf")
-	}
-	goBin, goroot := emittest.GoTool(t)
-
 	file, err := NewFile("arm")
 	if err != nil {
 		t.Fatal(err)
@@ -131,42 +115,17 @@ func TestEncodings(t *testing.T) {
 	}
 	var gnu strings.Builder
 	gnu.WriteString(gnuPrelude)
-	var insts []*emit.Inst
+	var insts []emittest.Encoding
 	for _, n := range f.Nodes() {
 		switch n := n.(type) {
 		case emit.Label:
 			fmt.Fprintf(&gnu, "%s:\n", n)
 		case *emit.Inst:
 			fmt.Fprintf(&gnu, "\t%s\n", n.GNU)
-			insts = append(insts, n)
+			insts = append(insts, emittest.Encoding{Go: n.Text(), GNU: n.GNU})
 		}
 	}
-
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.s"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "gnu.s"), []byte(gnu.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"GOARCH=arm", "GOOS=linux"}
-	emittest.Run(t, dir, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", "go.o", "go.s")
-	goWords := emittest.Words(emittest.Run(t, dir, env, goBin, "tool", "objdump", "go.o"), goObjdumpLine)
-	emittest.Run(t, dir, nil, gas, "-o", "gnu.o", "gnu.s")
-	gnuWords := emittest.Words(emittest.Run(t, dir, nil, objdump, "-d", "gnu.o"), gnuObjdumpLine)
-
-	// Go's object file may pad the function.
-	if len(goWords) > len(insts) {
-		goWords = goWords[:len(insts)]
-	}
-	if len(goWords) != len(insts) || len(gnuWords) != len(insts) {
-		t.Fatalf("%d instructions, Go's assembler gave %d words, GNU as %d", len(insts), len(goWords), len(gnuWords))
-	}
-	for k, in := range insts {
-		if goWords[k] != gnuWords[k] {
-			t.Errorf("%-50s = %s, but GNU as assembles %q as %s", in.Text(), goWords[k], in.GNU, gnuWords[k])
-		}
-	}
+	emittest.CompareEncodings(t, "arm", "arm-linux-gnueabihf-", src, []byte(gnu.String()), insts)
 }
 
 // TestKnownWords pins encodings checked with GNU as, so that they stay

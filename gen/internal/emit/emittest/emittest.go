@@ -5,6 +5,7 @@
 package emittest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,9 +29,9 @@ func Run(t *testing.T, dir string, env []string, name string, args ...string) []
 	return out
 }
 
-// Words returns the first submatch of re on each line of out that matches
+// words returns the first submatch of re on each line of out that matches
 // it: the machine words of a disassembly, in order.
-func Words(out []byte, re *regexp.Regexp) []string {
+func words(out []byte, re *regexp.Regexp) []string {
 	var ws []string
 	for _, l := range strings.Split(string(out), "\n") {
 		if m := re.FindStringSubmatch(l); m != nil {
@@ -38,6 +39,71 @@ func Words(out []byte, re *regexp.Regexp) []string {
 		}
 	}
 	return ws
+}
+
+// An Encoding is one instruction of an encoding test: its Go assembler
+// text and the GNU text it claims to be.
+type Encoding struct{ Go, GNU string }
+
+var (
+	goObjdumpLine  = regexp.MustCompile(`^\s+\S+:\d+\s+0x[0-9a-f]+\s+([0-9a-f]{8})\s`)
+	gnuObjdumpLine = regexp.MustCompile(`^\s+[0-9a-f]+:\s+([0-9a-f]{8})\s`)
+)
+
+// CompareEncodings assembles goSrc with Go's assembler for goarch and
+// gnuSrc with GNU as (binutils named prefix+"as", prefix+"objdump"),
+// disassembles both, and reports every instruction of insts, the
+// instructions both sources hold in order, whose machine words differ.
+// Without those binutils the test is skipped, or fails under CI, where
+// make deps installs them.
+func CompareEncodings(t *testing.T, goarch, prefix string, goSrc, gnuSrc []byte, insts []Encoding) {
+	t.Helper()
+	gas, objdump := Binutil(t, prefix+"as"), Binutil(t, prefix+"objdump")
+	goBin, goroot := GoTool(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.s"), goSrc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gnu.s"), gnuSrc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GOARCH=" + goarch, "GOOS=linux"}
+	Run(t, dir, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", "go.o", "go.s")
+	goWords := words(Run(t, dir, env, goBin, "tool", "objdump", "go.o"), goObjdumpLine)
+	Run(t, dir, nil, gas, "-o", "gnu.o", "gnu.s")
+	gnuWords := words(Run(t, dir, nil, objdump, "-d", "gnu.o"), gnuObjdumpLine)
+
+	// Go's object file may pad the function.
+	if len(goWords) > len(insts) {
+		goWords = goWords[:len(insts)]
+	}
+	if len(goWords) != len(insts) || len(gnuWords) != len(insts) {
+		t.Fatalf("%d instructions, Go's assembler gave %d words, GNU as %d", len(insts), len(goWords), len(gnuWords))
+	}
+	for k, in := range insts {
+		if goWords[k] != gnuWords[k] {
+			t.Errorf("%-50s = %s, but GNU as assembles %q as %s", in.Go, goWords[k], in.GNU, gnuWords[k])
+		}
+	}
+}
+
+// Binutil returns the path of the GNU tool name. Without it the test is
+// skipped, or fails when CI is set: make deps installs binutils for arm64
+// and arm, and CI must run what needs them.
+func Binutil(t *testing.T, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path
+	}
+	pkg := "binutils-" + strings.TrimSuffix(strings.TrimSuffix(name, "objdump"), "as")
+	pkg = strings.TrimSuffix(pkg, "-")
+	msg := fmt.Sprintf("%s not found: install %s (make deps, or apt-get install %s) to check the encodings against GNU as", name, pkg, pkg)
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
 }
 
 // GoTool returns the go command of the toolchain on PATH and its GOROOT,
