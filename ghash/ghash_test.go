@@ -11,10 +11,11 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/simdhash/simdhash/internal/ref"
+
+	"github.com/simdhash/simdhash/internal/testvectors"
 )
 
 // forEachKernel runs f as one subtest per registered kernel, named after it,
@@ -95,29 +96,11 @@ func refUpdate(t testing.TB, h, y0 [16]byte, p []byte) [16]byte {
 	return refGHASH(t, h, whole)
 }
 
-// vectorFile is testdata/ghash/ghash_vectors.json; see testdata/README.md.
-type vectorFile struct {
-	Vectors []struct {
-		Name, H, A, C, GHASH string
-	} `json:"vectors"`
-	RawBlockVectors []struct {
-		Name, H, X, GHASH string
-		LengthBlock       bool `json:"lengthBlock"`
-	} `json:"rawBlockVectors"`
-}
-
-func loadVectors(t *testing.T) vectorFile {
+func loadVectors(t *testing.T) testvectors.GHASHFile {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "ghash", "ghash_vectors.json"))
+	f, err := testvectors.GHASH()
 	if err != nil {
 		t.Fatal(err)
-	}
-	var f vectorFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Vectors) == 0 || len(f.RawBlockVectors) == 0 {
-		t.Fatalf("vector file has %d vectors and %d raw-block vectors; want some of each", len(f.Vectors), len(f.RawBlockVectors))
 	}
 	return f
 }
@@ -257,7 +240,7 @@ type wycheproofFile struct {
 // built on Sum with every kernel: valid cases must reproduce the ciphertext
 // and tag and decrypt; invalid ones must be rejected.
 func TestWycheproofGCM(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "gcm", "aes_gcm_test.json"))
+	data, err := os.ReadFile(testvectors.Path("gcm", "aes_gcm_test.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package sha1
 import (
 	"bytes"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/testvectors"
 )
 
 // The NIST CAVP SHAVS response files in ../testdata/sha1 (provenance in
@@ -13,25 +15,28 @@ func TestNISTShortMsg(t *testing.T) { testShavsMsg(t, "SHA1ShortMsg.rsp", 65) }
 func TestNISTLongMsg(t *testing.T) { testShavsMsg(t, "SHA1LongMsg.rsp", 64) }
 
 func testShavsMsg(t *testing.T, file string, records int) {
-	recs := readShavsMsg(t, file)
+	recs, err := testvectors.SHAVSMessages(file)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(recs) != records {
 		t.Fatalf("%s: parsed %d records, want %d", file, len(recs), records)
 	}
 	forEachKernel(t, func(t *testing.T) {
 		for _, r := range recs {
-			if got := Sum(r.msg); got != r.md {
-				t.Errorf("%s:%d (%d bytes): Sum = %x, want %x", file, r.line, len(r.msg), got, r.md)
+			if got := Sum(r.Msg); got != r.MD {
+				t.Errorf("%s:%d (%d bytes): Sum = %x, want %x", file, r.Line, len(r.Msg), got, r.MD)
 			}
 			// The same message written in pieces of 1, 2, 3, ... bytes, so
 			// the buffered path and the direct path both run.
 			h := New()
-			for p, step := r.msg, 1; len(p) > 0; step++ {
+			for p, step := r.Msg, 1; len(p) > 0; step++ {
 				n := min(step, len(p))
 				h.Write(p[:n])
 				p = p[n:]
 			}
-			if got := h.Sum(nil); !bytes.Equal(got, r.md[:]) {
-				t.Errorf("%s:%d (%d bytes): incremental = %x, want %x", file, r.line, len(r.msg), got, r.md)
+			if got := h.Sum(nil); !bytes.Equal(got, r.MD[:]) {
+				t.Errorf("%s:%d (%d bytes): incremental = %x, want %x", file, r.Line, len(r.Msg), got, r.MD)
 			}
 		}
 	})
@@ -41,14 +46,17 @@ func testShavsMsg(t *testing.T, file string, records int) {
 // MD1 = MD2 = Seed; for i = 3..1002, MDi = SHA1(MD(i-3) || MD(i-2) ||
 // MD(i-1)); checkpoint j is MD1002, which is also the next Seed.
 func TestNISTMonte(t *testing.T) {
-	m := readShavsMonte(t, "SHA1Monte.rsp")
-	if len(m.checkpoints) != 100 {
-		t.Fatalf("parsed %d checkpoints, want 100", len(m.checkpoints))
+	m, err := testvectors.SHAVSMonteCarlo("SHA1Monte.rsp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Checkpoints) != 100 {
+		t.Fatalf("parsed %d checkpoints, want 100", len(m.Checkpoints))
 	}
 	forEachKernel(t, func(t *testing.T) {
-		seed := m.seed
+		seed := m.Seed
 		var msg [3 * Size]byte
-		for j, want := range m.checkpoints {
+		for j, want := range m.Checkpoints {
 			md0, md1, md2 := seed, seed, seed
 			for i := 3; i <= 1002; i++ {
 				copy(msg[0:], md0[:])

@@ -6,13 +6,12 @@ import (
 	"crypto/cipher"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"math/bits"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/testvectors"
 )
 
 // ghashHex decodes a hex string or fails the test.
@@ -35,30 +34,11 @@ func ghashBlock(t *testing.T, s string) [GHASHBlockSize]byte {
 	return [GHASHBlockSize]byte(b)
 }
 
-// ghashVectorFile is testdata/ghash/ghash_vectors.json (provenance in
-// testdata/README.md).
-type ghashVectorFile struct {
-	Vectors []struct {
-		Name, H, A, C, GHASH string
-	} `json:"vectors"`
-	RawBlockVectors []struct {
-		Name, H, X, GHASH string
-		LengthBlock       bool `json:"lengthBlock"`
-	} `json:"rawBlockVectors"`
-}
-
-func loadGHASHVectors(t *testing.T) ghashVectorFile {
+func loadGHASHVectors(t *testing.T) testvectors.GHASHFile {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "ghash", "ghash_vectors.json"))
+	f, err := testvectors.GHASH()
 	if err != nil {
 		t.Fatal(err)
-	}
-	var f ghashVectorFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Vectors) == 0 || len(f.RawBlockVectors) == 0 {
-		t.Fatalf("vector file has %d vectors and %d raw-block vectors; want some of each", len(f.Vectors), len(f.RawBlockVectors))
 	}
 	return f
 }

@@ -1,16 +1,14 @@
 package ref
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/testvectors"
 )
 
 func mustHex(t *testing.T, s string) []byte {
@@ -118,48 +116,17 @@ func beUint64(b []byte) uint64 {
 func TestSHA1NIST(t *testing.T) {
 	for _, file := range []string{"SHA1ShortMsg.rsp", "SHA1LongMsg.rsp"} {
 		t.Run(file, func(t *testing.T) {
-			f, err := os.Open(filepath.Join("..", "..", "testdata", "sha1", file))
+			recs, err := testvectors.SHAVSMessages(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer f.Close()
-			var (
-				bits    = -1
-				msg     []byte
-				records int
-			)
-			sc := bufio.NewScanner(f)
-			sc.Buffer(nil, 1<<20)
-			for sc.Scan() {
-				key, val, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
-				if !ok || strings.HasPrefix(key, "#") {
-					continue
-				}
-				key, val = strings.TrimSpace(key), strings.TrimSpace(val)
-				switch key {
-				case "Len":
-					if bits, err = strconv.Atoi(val); err != nil {
-						t.Fatalf("bad Len %q", val)
-					}
-				case "Msg":
-					msg = mustHex(t, val)
-				case "MD":
-					if bits < 0 || bits%8 != 0 || bits/8 > len(msg) {
-						t.Fatalf("record %d: Len %d does not fit Msg of %d bytes", records, bits, len(msg))
-					}
-					got := SHA1(msg[:bits/8])
-					if want := mustHex(t, val); !bytes.Equal(got[:], want) {
-						t.Errorf("Len = %d: got %x, want %x", bits, got, want)
-					}
-					records++
-					bits, msg = -1, nil
-				}
+			if len(recs) < 64 {
+				t.Fatalf("only %d records", len(recs))
 			}
-			if err := sc.Err(); err != nil {
-				t.Fatal(err)
-			}
-			if records < 64 {
-				t.Fatalf("only %d records checked", records)
+			for _, r := range recs {
+				if got := SHA1(r.Msg); got != r.MD {
+					t.Errorf("%s:%d (%d bytes): got %x, want %x", file, r.Line, len(r.Msg), got, r.MD)
+				}
 			}
 		})
 	}

@@ -1,0 +1,193 @@
+// Package testvectors reads the known-answer files under the module's
+// testdata/ directory (their sources and licences are in
+// testdata/README.md) for the tests of sha1, ghash and internal/ref, so that
+// each format is parsed in one place.
+package testvectors
+
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Path returns the path of a file under the module's testdata/ directory:
+// the one beside the go.mod found by walking up from the working directory,
+// which go test sets to the package's directory. (Not from this source
+// file's path, which -trimpath would hide.)
+func Path(elem ...string) string {
+	dir, err := os.Getwd()
+	for err == nil {
+		if _, serr := os.Stat(filepath.Join(dir, "go.mod")); serr == nil {
+			return filepath.Join(append([]string{dir, "testdata"}, elem...)...)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	// No module found: the caller's open of this path reports it.
+	return filepath.Join(append([]string{"testdata"}, elem...)...)
+}
+
+// digestSize is the size of a SHA-1 digest.
+const digestSize = 20
+
+// A SHAVSRecord is one record of a SHAVS ShortMsg or LongMsg response file.
+type SHAVSRecord struct {
+	Line int    // line of the MD field, for error messages
+	Msg  []byte // the message: the first Len/8 bytes of Msg
+	MD   [digestSize]byte
+}
+
+// SHAVSMonte is the content of a SHAVS Monte Carlo response file.
+type SHAVSMonte struct {
+	Seed        [digestSize]byte
+	Checkpoints [][digestSize]byte // MD of COUNT = 0, 1, ...
+}
+
+// rspFields reads testdata/sha1/name, a SHAVS .rsp file, and calls field for
+// every "key = value" line outside comments and section headers. It accepts
+// LF and CRLF files.
+func rspFields(name string, field func(line int, key, value string) error) error {
+	f, err := os.Open(Path("sha1", name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20) // LongMsg lines are up to 12.8 KB of hex
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == '[' {
+			continue
+		}
+		key, value, ok := strings.Cut(line, "=")
+		if !ok {
+			return fmt.Errorf("%s:%d: no '=' in %q", name, n, line)
+		}
+		if err := field(n, strings.TrimSpace(key), strings.TrimSpace(value)); err != nil {
+			return fmt.Errorf("%s:%d: %v", name, n, err)
+		}
+	}
+	return sc.Err()
+}
+
+func decodeDigest(s string) ([digestSize]byte, error) {
+	var md [digestSize]byte
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return md, err
+	}
+	if len(b) != digestSize {
+		return md, fmt.Errorf("digest %q has %d bytes, want %d", s, len(b), digestSize)
+	}
+	copy(md[:], b)
+	return md, nil
+}
+
+// SHAVSMessages parses testdata/sha1/name, a ShortMsg or LongMsg file.
+func SHAVSMessages(name string) ([]SHAVSRecord, error) {
+	var (
+		recs []SHAVSRecord
+		bits = -1
+		msg  []byte
+	)
+	err := rspFields(name, func(line int, key, value string) error {
+		var err error
+		switch key {
+		case "Len":
+			bits, err = strconv.Atoi(value)
+			if err != nil || bits < 0 || bits%8 != 0 {
+				return fmt.Errorf("bad Len %q: want a non-negative multiple of 8", value)
+			}
+		case "Msg":
+			msg, err = hex.DecodeString(value)
+		case "MD":
+			if bits < 0 || msg == nil {
+				return fmt.Errorf("MD without Len and Msg")
+			}
+			if bits/8 > len(msg) {
+				return fmt.Errorf("Len = %d but Msg has only %d bytes", bits, len(msg))
+			}
+			md, err := decodeDigest(value)
+			if err != nil {
+				return err
+			}
+			// Len = 0 comes with the placeholder Msg = 00: use Len/8 bytes.
+			recs = append(recs, SHAVSRecord{Line: line, Msg: msg[:bits/8], MD: md})
+			bits, msg = -1, nil
+		default:
+			return fmt.Errorf("unexpected field %q", key)
+		}
+		return err
+	})
+	return recs, err
+}
+
+// SHAVSMonteCarlo parses testdata/sha1/name, a Monte Carlo file.
+func SHAVSMonteCarlo(name string) (SHAVSMonte, error) {
+	var (
+		m        SHAVSMonte
+		haveSeed bool
+		count    = -1
+	)
+	err := rspFields(name, func(line int, key, value string) error {
+		var err error
+		switch key {
+		case "Seed":
+			m.Seed, err = decodeDigest(value)
+			haveSeed = true
+		case "COUNT":
+			count, err = strconv.Atoi(value)
+			if err == nil && count != len(m.Checkpoints) {
+				err = fmt.Errorf("COUNT = %d out of order, want %d", count, len(m.Checkpoints))
+			}
+		case "MD":
+			if !haveSeed || count != len(m.Checkpoints) {
+				return fmt.Errorf("MD without Seed and COUNT")
+			}
+			var md [digestSize]byte
+			md, err = decodeDigest(value)
+			m.Checkpoints = append(m.Checkpoints, md)
+		default:
+			err = fmt.Errorf("unexpected field %q", key)
+		}
+		return err
+	})
+	return m, err
+}
+
+// GHASHFile is testdata/ghash/ghash_vectors.json, in hex strings: GHASH(H,
+// A, C) cases of GCM, and raw GHASH over whole blocks X.
+type GHASHFile struct {
+	Vectors []struct {
+		Name, H, A, C, GHASH string
+	} `json:"vectors"`
+	RawBlockVectors []struct {
+		Name, H, X, GHASH string
+		LengthBlock       bool `json:"lengthBlock"`
+	} `json:"rawBlockVectors"`
+}
+
+// GHASH reads testdata/ghash/ghash_vectors.json, and fails unless it holds
+// vectors of both kinds.
+func GHASH() (GHASHFile, error) {
+	var f GHASHFile
+	data, err := os.ReadFile(Path("ghash", "ghash_vectors.json"))
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return f, err
+	}
+	if len(f.Vectors) == 0 || len(f.RawBlockVectors) == 0 {
+		return f, fmt.Errorf("ghash_vectors.json has %d vectors and %d raw-block vectors; want some of each", len(f.Vectors), len(f.RawBlockVectors))
+	}
+	return f, nil
+}
