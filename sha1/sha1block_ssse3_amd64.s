@@ -42,12 +42,14 @@ TEXT ·blockSSSE3(SB), NOSPLIT, $72-32
 	ADDQ R10, R11
 	MOVQ R11, 64(SP)
 
-	// Working variables a..e from h, and h kept in registers until the end.
-	MOVL  (R9), AX
-	MOVL  4(R9), BX
-	MOVL  8(R9), CX
-	MOVL  12(R9), DX
-	MOVL  16(R9), SI
+	// Working variables a..e from h.
+	MOVL (R9), AX
+	MOVL 4(R9), BX
+	MOVL 8(R9), CX
+	MOVL 12(R9), DX
+	MOVL 16(R9), SI
+
+	// h kept in registers until the end.
 	MOVL  AX, R9
 	MOVL  BX, R11
 	MOVL  CX, R12

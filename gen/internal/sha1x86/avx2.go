@@ -1,8 +1,6 @@
 package sha1x86
 
 import (
-	"fmt"
-
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -67,28 +65,12 @@ func GenerateAVX2(ctx *build.Context, p Params, name string) error {
 
 func (e *emitter) pairFunction(name string) error {
 	c, pp := e.ctx, e.pair
-	c.Function(name)
-	c.Attributes(0) // not NOSPLIT: 1.3 KB of buffers is over the nosplit limit
-	c.SignatureExpr("func(h *[5]uint32, p []byte)")
-	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, two blocks per vector pass, with AVX2, BMI1 and BMI2.",
-		fmt.Sprintf("Schedule: %s.", e.p))
+	// Not NOSPLIT: 1.3 KB of buffers is over the nosplit limit.
+	e.begin(name, 0, "two blocks per vector pass, with AVX2, BMI1 and BMI2")
 	pp.bufs = [2]Mem{c.AllocLocal(pairBufBytes), c.AllocLocal(pairBufBytes)}
 	pp.end = c.AllocLocal(8)
-
-	c.Load(c.Param("h"), e.hp)
-	c.Load(c.Param("p").Base(), e.ptr)
-	c.Load(c.Param("p").Len(), e.scratch)
-	c.Comment("Nothing to do without a whole block; end = p + len(p) rounded down to blocks.")
-	c.ANDQ(I32(-64), e.scratch)
-	c.JZ(LabelRef("done"))
-	c.ADDQ(e.ptr, e.scratch)
-	c.MOVQ(e.scratch, pp.end)
-
 	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI}
-	c.Comment("Working variables a..e from h.")
-	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
-		c.MOVL(Mem{Base: e.hp, Disp: 4 * i}, r)
-	}
+	e.loadArgs(e.scratch, pp.end, v)
 	e.isa.Load(e.bswap, e.bswapMem)
 	c.LEAQ(pp.bufs[0], pp.cur)
 	c.LEAQ(pp.bufs[1], pp.next)

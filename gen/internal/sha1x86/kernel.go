@@ -95,29 +95,12 @@ func (e *emitter) comment(format string, args ...any) { e.ctx.Commentf(format, a
 // store of h.
 func (e *emitter) function(name string) error {
 	c := e.ctx
-	c.Function(name)
-	c.Attributes(attr.NOSPLIT)
-	c.SignatureExpr("func(h *[5]uint32, p []byte)")
-	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, with the "+e.isa.Name()+" instruction set.",
-		fmt.Sprintf("Schedule: %s.", e.p))
+	e.begin(name, attr.NOSPLIT, "with the "+e.isa.Name()+" instruction set")
 	e.ring = c.AllocLocal(4 * ringWords)
 	e.endMem = c.AllocLocal(8)
-	c.Comment(fmt.Sprintf("Schedule: %s.", e.p)) // avo prints no TEXT doc
-
-	c.Load(c.Param("h"), e.hp)
-	c.Load(c.Param("p").Base(), e.ptr)
-	c.Load(c.Param("p").Len(), e.end)
-	c.Comment("Nothing to do without a whole block; end = p + len(p) rounded down to blocks.")
-	c.ANDQ(I32(-64), e.end)
-	c.JZ(LabelRef("done"))
-	c.ADDQ(e.ptr, e.end)
-	c.MOVQ(e.end, e.endMem)
-
-	c.Comment("Working variables a..e from h, and h kept in registers until the end.")
 	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L}
-	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
-		c.MOVL(Mem{Base: e.hp, Disp: 4 * i}, r)
-	}
+	e.loadArgs(e.end, e.endMem, v)
+	c.Comment("h kept in registers until the end.")
 	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
 		c.MOVL(r, e.h[i])
 	}
@@ -192,6 +175,38 @@ func (e *emitter) sum(v vars) []reg.GPPhysical {
 		e.ctx.ADDL(e.h[i], r)
 	}
 	return regs
+}
+
+// begin starts the TEXT name with attributes attrs, its signature and doc
+// (how says how it hashes), and the schedule as a comment in the body, since
+// avo prints no TEXT doc.
+func (e *emitter) begin(name string, attrs attr.Attribute, how string) {
+	c := e.ctx
+	c.Function(name)
+	c.Attributes(attrs)
+	c.SignatureExpr("func(h *[5]uint32, p []byte)")
+	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, "+how+".", fmt.Sprintf("Schedule: %s.", e.p))
+	c.Comment(fmt.Sprintf("Schedule: %s.", e.p))
+}
+
+// loadArgs loads h into e.hp and p's base into e.ptr, stores end = p +
+// len(p) rounded down to whole blocks into endMem (computed in scratch),
+// jumps to "done" when there is no whole block, and loads the working
+// variables a..e of v from h.
+func (e *emitter) loadArgs(scratch reg.GPPhysical, endMem Mem, v vars) {
+	c := e.ctx
+	c.Load(c.Param("h"), e.hp)
+	c.Load(c.Param("p").Base(), e.ptr)
+	c.Load(c.Param("p").Len(), scratch)
+	c.Comment("Nothing to do without a whole block; end = p + len(p) rounded down to blocks.")
+	c.ANDQ(I32(-64), scratch)
+	c.JZ(LabelRef("done"))
+	c.ADDQ(e.ptr, scratch)
+	c.MOVQ(scratch, endMem)
+	c.Comment("Working variables a..e from h.")
+	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
+		c.MOVL(Mem{Base: e.hp, Disp: 4 * i}, r)
+	}
 }
 
 // precalc returns the vector steps that round r hosts: one quarter of the
