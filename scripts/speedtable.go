@@ -43,6 +43,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/simdhash/simdhash/internal/speed"
 )
 
 // An impl is one implementation in the table.
@@ -54,41 +56,10 @@ type impl struct {
 	Env string `json:"env,omitempty"`
 }
 
-// pattern is a message of Updates*UpdateSize bytes in Updates writes.
-type pattern struct {
-	Updates    int `json:"updates"`
-	UpdateSize int `json:"update_size"`
-}
-
-func (p pattern) bytes() int { return p.Updates * p.UpdateSize }
-
-// The tcrypt patterns; TestSpeedTable measures these and, with one update,
-// the plot's other sizes.
-var tcryptPatterns = []pattern{
-	{1, 16},
-	{1, 64}, {4, 16},
-	{1, 256}, {4, 64}, {16, 16},
-	{1, 1024}, {4, 256}, {16, 64},
-	{1, 2048}, {8, 256}, {32, 64},
-	{1, 4096}, {16, 256}, {64, 64},
-	{1, 8192}, {32, 256}, {128, 64},
-}
-
-// round is what sha1's TestSpeedTable writes for one run.
-type round struct {
-	NsPerCycle []float64 `json:"ns_per_cycle"`
-	Results    []struct {
-		Impl string `json:"impl"`
-		pattern
-		NsPerOp float64 `json:"ns_per_op"`
-	} `json:"results"`
-	Skipped []string `json:"skipped"`
-}
-
 // result is one cell of the table.
 type result struct {
 	Impl string `json:"impl"`
-	pattern
+	speed.Pattern
 	Bytes         int     `json:"bytes"`
 	NsPerOp       float64 `json:"ns_per_op"`
 	MBPerS        float64 `json:"mb_per_s"`
@@ -165,18 +136,18 @@ func main() {
 
 	type cell struct {
 		impl string
-		p    pattern
+		p    speed.Pattern
 	}
 	best := map[cell]result{}
 	keep := func(r result) {
-		if b, ok := best[cell{r.Impl, r.pattern}]; !ok || r.NsPerOp < b.NsPerOp {
-			best[cell{r.Impl, r.pattern}] = r
+		if b, ok := best[cell{r.Impl, r.Pattern}]; !ok || r.NsPerOp < b.NsPerOp {
+			best[cell{r.Impl, r.Pattern}] = r
 		}
 	}
 	var order []string // our implementations, in the registry's order
 	var sizes []int    // the one-update sizes, from the first round
 	for r := 1; r <= *rounds; r++ {
-		var rd round
+		var rd speed.Round
 		var nsPerCycle float64
 		ours := func() {
 			fmt.Fprintf(os.Stderr, "speedtable: round %d/%d: sha1.TestSpeedTable, -test.benchtime %s per measurement\n", r, *rounds, *benchtime)
@@ -202,7 +173,7 @@ func main() {
 				if !slices.Contains(order, x.Impl) {
 					order = append(order, x.Impl)
 				}
-				keep(newResult(x.Impl, x.pattern, x.NsPerOp, nsPerCycle, r))
+				keep(newResult(x.Impl, x.Pattern, x.NsPerOp, nsPerCycle, r))
 			}
 		}
 		// OpenSSL needs this round's clock: in the rounds where it goes
@@ -216,7 +187,7 @@ func main() {
 					if err != nil {
 						log.Fatalf("%s: %v", im.Name, err)
 					}
-					pending = append(pending, result{Impl: im.Name, pattern: pattern{1, n}, NsPerOp: float64(n) / bps * 1e9, Round: r})
+					pending = append(pending, result{Impl: im.Name, Pattern: speed.Pattern{Updates: 1, UpdateSize: n}, NsPerOp: float64(n) / bps * 1e9, Round: r})
 				}
 			}
 		}
@@ -228,7 +199,7 @@ func main() {
 			ours()
 		}
 		for _, x := range pending {
-			keep(newResult(x.Impl, x.pattern, x.NsPerOp, nsPerCycle, r))
+			keep(newResult(x.Impl, x.Pattern, x.NsPerOp, nsPerCycle, r))
 		}
 	}
 
@@ -240,15 +211,15 @@ func main() {
 		rep.Impls = append(rep.Impls, im)
 	}
 	rep.Impls = append(rep.Impls, openssl...)
-	var patterns []pattern
+	var patterns []speed.Pattern
 	for c := range best {
 		if !slices.Contains(patterns, c.p) {
 			patterns = append(patterns, c.p)
 		}
 	}
-	slices.SortFunc(patterns, func(a, b pattern) int {
-		if a.bytes() != b.bytes() {
-			return a.bytes() - b.bytes()
+	slices.SortFunc(patterns, func(a, b speed.Pattern) int {
+		if a.Bytes() != b.Bytes() {
+			return a.Bytes() - b.Bytes()
 		}
 		return a.Updates - b.Updates
 	})
@@ -275,10 +246,10 @@ func main() {
 	fmt.Printf("\nThe figures are in %s (make plot draws them).\n", *out)
 }
 
-func newResult(name string, p pattern, nsPerOp, nsPerCycle float64, r int) result {
-	n := float64(p.bytes())
+func newResult(name string, p speed.Pattern, nsPerOp, nsPerCycle float64, r int) result {
+	n := float64(p.Bytes())
 	return result{
-		Impl: name, pattern: p, Bytes: p.bytes(), NsPerOp: round3(nsPerOp),
+		Impl: name, Pattern: p, Bytes: p.Bytes(), NsPerOp: round3(nsPerOp),
 		MBPerS:        round3(n / nsPerOp * 1e3),
 		CyclesPerOp:   round3(nsPerOp / nsPerCycle),
 		CyclesPerByte: round3(nsPerOp / nsPerCycle / n),
@@ -291,7 +262,7 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // oneUpdateSizes returns the sizes TestSpeedTable measured in one update,
 // in increasing order: those OpenSSL can be compared at.
-func oneUpdateSizes(rd round) []int {
+func oneUpdateSizes(rd speed.Round) []int {
 	var sizes []int
 	for _, x := range rd.Results {
 		if x.Updates == 1 && !slices.Contains(sizes, x.UpdateSize) {
@@ -397,16 +368,16 @@ func cpuinfo(key string) string {
 
 // printTable prints one tcrypt-style block per implementation, then the
 // MB/s and cycles/byte of all of them side by side.
-func printTable(w io.Writer, rep *report, patterns []pattern) {
-	get := func(name string, p pattern) (result, bool) {
+func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
+	get := func(name string, p speed.Pattern) (result, bool) {
 		for _, r := range rep.Results {
-			if r.Impl == name && r.pattern == p {
+			if r.Impl == name && r.Pattern == p {
 				return r, true
 			}
 		}
 		return result{}, false
 	}
-	isTcrypt := func(p pattern) bool { return slices.Contains(tcryptPatterns, p) }
+	isTcrypt := func(p speed.Pattern) bool { return slices.Contains(speed.Tcrypt, p) }
 
 	fmt.Fprintf(w, "SHA-1 speed, in the patterns of Linux's tcrypt hash speed test (modprobe tcrypt mode=303)\n")
 	fmt.Fprintf(w, "%s; %s; %s\n", rep.CPU, rep.Go, or(rep.OpenSSL, "no openssl"))
@@ -436,7 +407,7 @@ func printTable(w io.Writer, rep *report, patterns []pattern) {
 				mark = "  *"
 			}
 			fmt.Fprintf(w, "test %2d (%5d byte blocks, %5d bytes per update, %3d updates): %9.1f MB/s %9.0f cycles/operation %7.2f cycles/byte%s\n",
-				i, p.bytes(), p.UpdateSize, p.Updates, r.MBPerS, r.CyclesPerOp, r.CyclesPerByte, mark)
+				i, p.Bytes(), p.UpdateSize, p.Updates, r.MBPerS, r.CyclesPerOp, r.CyclesPerByte, mark)
 		}
 	}
 	fmt.Fprintf(w, "\n* not one of tcrypt's patterns: a one-update size for the plot.\n")
@@ -458,7 +429,7 @@ func printTable(w io.Writer, rep *report, patterns []pattern) {
 			if !isTcrypt(p) {
 				continue
 			}
-			fmt.Fprintf(w, "%-16s", fmt.Sprintf("%d = %dx%d", p.bytes(), p.Updates, p.UpdateSize))
+			fmt.Fprintf(w, "%-16s", fmt.Sprintf("%d = %dx%d", p.Bytes(), p.Updates, p.UpdateSize))
 			for _, im := range rep.Impls {
 				cell := "-"
 				if r, ok := get(im.Name, p); ok {

@@ -9,52 +9,13 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/speed"
 )
 
-// The speed table of make speed (scripts/speedtable.go): the update
-// patterns of the Linux kernel's tcrypt hash speed test, plus one-update
-// rows at the other powers of two up to 64 KiB for the plot
-// (scripts/plot.go).
-
-// A speedPattern hashes updates*updateSize bytes in updates calls of Write.
-type speedPattern struct {
-	Updates    int `json:"updates"`
-	UpdateSize int `json:"update_size"`
-}
-
-// speedPatterns are tcrypt's patterns, grouped by message size.
-var speedPatterns = []speedPattern{
-	{1, 16},
-	{1, 64}, {4, 16},
-	{1, 256}, {4, 64}, {16, 16},
-	{1, 1024}, {4, 256}, {16, 64},
-	{1, 2048}, {8, 256}, {32, 64},
-	{1, 4096}, {16, 256}, {64, 64},
-	{1, 8192}, {32, 256}, {128, 64},
-}
-
-// speedPlotSizes are the other one-update sizes the plot draws.
-var speedPlotSizes = []int{32, 128, 512, 16384, 32768, 65536}
-
-// speedResult is one measurement: the time of New-state-to-digest (Reset,
-// Updates Writes of UpdateSize bytes, Sum) with one implementation.
-type speedResult struct {
-	Impl string `json:"impl"`
-	speedPattern
-	NsPerOp float64 `json:"ns_per_op"`
-}
-
-// speedRound is what one run of TestSpeedTable writes.
-type speedRound struct {
-	// NsPerCycle are the clock calibrations (cycleChain) taken before each
-	// message size, interleaved with the measurements.
-	NsPerCycle []float64     `json:"ns_per_cycle"`
-	Results    []speedResult `json:"results"`
-	Skipped    []string      `json:"skipped,omitempty"` // kernels this CPU lacks
-}
-
 // TestSpeedTable measures every available kernel of the registry and
-// crypto/sha1 on every speed pattern, one implementation after the other
+// crypto/sha1 on the speed table's patterns (internal/speed: tcrypt's,
+// plus one-update rows at the other sizes the plot draws), one implementation after the other
 // for each pattern, with -test.benchtime per measurement, and writes the
 // results as JSON to the file named by SIMDHASH_SPEED. Without it the test
 // is skipped: it is a measurement, run by make speed, not a check. (It
@@ -69,7 +30,7 @@ func TestSpeedTable(t *testing.T) {
 		k    *kernel // nil for crypto/sha1
 	}
 	var impls []impl
-	var round speedRound
+	var round speed.Round
 	for i := range kernels {
 		if kernels[i].available {
 			impls = append(impls, impl{kernels[i].name, &kernels[i]})
@@ -79,11 +40,11 @@ func TestSpeedTable(t *testing.T) {
 	}
 	impls = append(impls, impl{"crypto/sha1", nil})
 
-	patterns := slices.Clone(speedPatterns)
-	for _, n := range speedPlotSizes {
-		patterns = append(patterns, speedPattern{1, n})
+	patterns := slices.Clone(speed.Tcrypt)
+	for _, n := range speed.PlotSizes {
+		patterns = append(patterns, speed.Pattern{Updates: 1, UpdateSize: n})
 	}
-	slices.SortStableFunc(patterns, func(a, b speedPattern) int { return a.Updates*a.UpdateSize - b.Updates*b.UpdateSize })
+	slices.SortStableFunc(patterns, func(a, b speed.Pattern) int { return a.Updates*a.UpdateSize - b.Updates*b.UpdateSize })
 
 	msg := make([]byte, 65536)
 	for i := range msg {
@@ -116,7 +77,7 @@ func TestSpeedTable(t *testing.T) {
 					hashPattern(h, msg, p, sum[:0])
 				}
 			})
-			round.Results = append(round.Results, speedResult{im.name, p, float64(r.T.Nanoseconds()) / float64(r.N)})
+			round.Results = append(round.Results, speed.Result{Impl: im.name, Pattern: p, NsPerOp: float64(r.T.Nanoseconds()) / float64(r.N)})
 		}
 		active = saved
 	}
@@ -134,7 +95,7 @@ func TestSpeedTable(t *testing.T) {
 // hashPattern is one tcrypt operation: h from its initial state through
 // p.Updates writes of consecutive p.UpdateSize-byte pieces of msg to the
 // digest, appended to sum.
-func hashPattern(h hash.Hash, msg []byte, p speedPattern, sum []byte) []byte {
+func hashPattern(h hash.Hash, msg []byte, p speed.Pattern, sum []byte) []byte {
 	h.Reset()
 	for i := 0; i < p.Updates; i++ {
 		h.Write(msg[i*p.UpdateSize : (i+1)*p.UpdateSize])
