@@ -5,37 +5,17 @@ package ghash
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"syscall"
 	"testing"
-)
 
-// guardedPage maps three pages, makes the first and the last inaccessible
-// and returns the middle one (whose capacity runs on into the last page).
-// A read just before or just after it faults.
-func guardedPage(t *testing.T) []byte {
-	t.Helper()
-	page := os.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
-		t.Fatalf("mprotect: %v", err)
-	}
-	if err := syscall.Mprotect(mem[2*page:], syscall.PROT_NONE); err != nil {
-		t.Fatalf("mprotect: %v", err)
-	}
-	return mem[page : 2*page]
-}
+	"github.com/simdhash/simdhash/internal/guardpage"
+)
 
 // TestGuardPage feeds every kernel inputs that end exactly at an unmapped
 // page, and inputs that start exactly after one, for every length 0..300,
 // through Hash.Write and through the raw update. A kernel that reads past
 // either end of its input crashes the test; the results are checked too.
 func TestGuardPage(t *testing.T) {
-	mem := guardedPage(t)
+	mem := guardpage.Page(t)
 	page := len(mem)
 	forEachKernel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(20, 21))

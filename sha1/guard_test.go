@@ -3,36 +3,19 @@
 package sha1
 
 import (
-	"os"
-	"syscall"
 	"testing"
 
 	"github.com/simdhash/simdhash/internal/ref"
-)
 
-// guardedPage maps two pages, makes the second inaccessible and returns the
-// first: any read past its end faults and kills the test binary. The mapping
-// is removed when the test ends.
-func guardedPage(t *testing.T) []byte {
-	t.Helper()
-	size := os.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 2*size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[size:], syscall.PROT_NONE); err != nil {
-		t.Fatalf("mprotect: %v", err)
-	}
-	return mem[:size:size]
-}
+	"github.com/simdhash/simdhash/internal/guardpage"
+)
 
 // TestGuardPage places every input of length 0..300 so that it ends exactly
 // at an inaccessible page, and hashes it with Sum and with the raw block
 // function. A kernel that reads even one byte past the end of its input
 // crashes here instead of silently passing.
 func TestGuardPage(t *testing.T) {
-	page := guardedPage(t)
+	page := guardpage.Page(t)
 	rng := newRand(t)
 	copy(page, randomBytes(rng, len(page)))
 	const maxLen = 300

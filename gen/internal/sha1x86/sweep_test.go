@@ -179,23 +179,16 @@ const scratchGuardTest = `//go:build amd64 && linux
 package sweep
 
 import (
-	"syscall"
 	"testing"
 
+	"github.com/simdhash/simdhash/internal/guardpage"
 	"github.com/simdhash/simdhash/internal/ref"
 )
 
 func TestVariantsGuardPage(t *testing.T) {
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Munmap(mem)
-	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < page; i++ {
+	mem := guardpage.Page(t)
+	page := len(mem)
+	for i := range mem {
 		mem[i] = byte(i * 7)
 	}
 	for _, v := range variants {
