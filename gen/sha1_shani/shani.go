@@ -7,6 +7,7 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/sha1x86"
 )
 
 // The block function with the SHA extensions.
@@ -170,13 +171,7 @@ func generate(ctx *build.Context) error {
 	ctx.Function("blockSHANI")
 	ctx.Attributes(attr.NOSPLIT)
 	ctx.SignatureExpr("func(h *[5]uint32, p []byte)")
-	ctx.Load(ctx.Param("h"), hp)
-	ctx.Load(ctx.Param("p").Base(), a.ptr)
-	ctx.Load(ctx.Param("p").Len(), end)
-	ctx.Comment("Nothing to do without a whole block; end = p + len(p) rounded down to blocks.")
-	ctx.ANDQ(I32(-64), end)
-	ctx.JZ(LabelRef("done"))
-	ctx.ADDQ(a.ptr, end)
+	sha1x86.BlockArgs(ctx, hp, a.ptr, end)
 
 	ctx.Comment("A..D with A in the top lane; E in the top lane of e0, zeros below.")
 	ctx.MOVOU(Mem{Base: hp}, a.regs[abcd])

@@ -189,19 +189,25 @@ func (e *emitter) begin(name string, attrs attr.Attribute, how string) {
 	c.Comment(fmt.Sprintf("Schedule: %s.", e.p))
 }
 
-// loadArgs loads h into e.hp and p's base into e.ptr, stores end = p +
-// len(p) rounded down to whole blocks into endMem (computed in scratch),
-// jumps to "done" when there is no whole block, and loads the working
-// variables a..e of v from h.
+// BlockArgs emits the start of every SHA-1 block function's body,
+// func(h *[5]uint32, p []byte): h into hp, p's base into ptr, and end = p +
+// len(p) rounded down to whole blocks, with a jump to "done" when there is
+// no whole block.
+func BlockArgs(c *build.Context, hp, ptr, end reg.GPPhysical) {
+	c.Load(c.Param("h"), hp)
+	c.Load(c.Param("p").Base(), ptr)
+	c.Load(c.Param("p").Len(), end)
+	c.Comment("Nothing to do without a whole block; end = p + len(p) rounded down to blocks.")
+	c.ANDQ(I32(-64), end)
+	c.JZ(LabelRef("done"))
+	c.ADDQ(ptr, end)
+}
+
+// loadArgs emits BlockArgs with end computed in scratch and stored into
+// endMem, then loads the working variables a..e of v from h.
 func (e *emitter) loadArgs(scratch reg.GPPhysical, endMem Mem, v vars) {
 	c := e.ctx
-	c.Load(c.Param("h"), e.hp)
-	c.Load(c.Param("p").Base(), e.ptr)
-	c.Load(c.Param("p").Len(), scratch)
-	c.Comment("Nothing to do without a whole block; end = p + len(p) rounded down to blocks.")
-	c.ANDQ(I32(-64), scratch)
-	c.JZ(LabelRef("done"))
-	c.ADDQ(e.ptr, scratch)
+	BlockArgs(c, e.hp, e.ptr, scratch)
 	c.MOVQ(scratch, endMem)
 	c.Comment("Working variables a..e from h.")
 	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
