@@ -21,7 +21,7 @@ SHELL := bash
 step = @printf '\n==> %s  %s: %s\n' "$$(date +%T)" '$(1)' '$(2)'
 
 .PHONY: all help generate check-generated test test-quick speed-short \
-	deps vet test-native test-purego check-imports test-emulated \
+	deps vet test-native test-purego check-deps test-emulated \
 	fuzz bench benchstat mca clean
 
 all: generate test-quick speed-short ## generate, quick native tests, short speed table
@@ -37,16 +37,17 @@ check-generated: ## fail if the committed generated files differ from what go ge
 	$(call step,check-generated,delete the generated files and regenerate them)
 	bash scripts/check-generated.sh
 
-test-quick: ## native go test -short ./...
-	$(call step,test-quick,$(GO) test -short ./...)
+test-quick: ## native go test -short, the library and the generators (gen/)
+	$(call step,test-quick,$(GO) test -short ./... and in gen/)
 	$(GO) test -short ./...
+	$(GO) -C gen test -short ./...
 
 speed-short: ## a short speed table of the sha1 and ghash kernels
 	$(call step,speed-short,MB/s at 64 and 8192 bytes)
 	bash scripts/speed.sh
 
 # Everything CI runs (.ci/run), in this order.
-test: deps check-generated vet test-native test-purego check-imports test-emulated ## everything: what CI runs
+test: deps check-generated vet test-native test-purego check-deps test-emulated ## everything: what CI runs
 
 deps: ## install qemu-user and aarch64 binutils if missing, download modules
 	$(call step,deps,install what is missing)
@@ -56,17 +57,18 @@ vet: ## go vet on amd64, 386, arm, arm64, riscv64, ppc64le, s390x, js/wasm and p
 	$(call step,vet,go vet on every target)
 	bash scripts/vet.sh
 
-test-native: ## native go test ./... (full, not -short)
-	$(call step,test-native,$(GO) test -count=1 ./...)
+test-native: ## native go test (full, not -short), the library and the generators (gen/)
+	$(call step,test-native,$(GO) test -count=1 ./... and in gen/)
 	$(GO) test -count=1 ./...
+	$(GO) -C gen test -count=1 ./...
 
 test-purego: ## go test -tags purego ./...
 	$(call step,test-purego,$(GO) test -count=1 -tags purego ./...)
 	$(GO) test -count=1 -tags purego ./...
 
-check-imports: ## fail if ./sha1 or ./ghash depend on avo
-	$(call step,check-imports,go list -deps ./sha1 ./ghash must not include avo)
-	bash scripts/check-imports.sh
+check-deps: ## fail if a module importing sha1 and ghash inherits any module but golang.org/x/sys
+	$(call step,check-deps,a scratch client module of sha1 and ghash)
+	bash scripts/check-deps.sh
 
 test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU models
 	$(call step,test-emulated,qemu user-mode runs with -test.short)
@@ -81,7 +83,7 @@ bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt)
 	$(GO) test -run '^$$' -bench . -count $(COUNT) ./sha1 ./ghash | tee $(BENCHOUT)
 
 benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.txt'
-	$(GO) tool $(BENCHSTAT) $(FILES)
+	$(GO) -C gen tool $(BENCHSTAT) $(abspath $(FILES))
 
 mca: ## llvm-mca estimates: arm64/arm GHASH (scripts/mca.sh, MCA_ARGS passed on), amd64 SHA-1 (scripts/mca-x86.sh)
 	@test -f scripts/mca.sh || { echo 'mca: scripts/mca.sh does not exist yet' >&2; exit 1; }
@@ -105,7 +107,7 @@ tune: ## GEN=sha1_avx FLAGS='-lookahead=12': test the variant, then benchstat it
 
 sweep: ## every knob combination of the sha1x86 and ghash_neon generators, run against internal/ref
 	$(call step,sweep,SIMDHASH_SWEEP=full TestSweep of gen/internal/sha1x86 natively and gen/ghash_neon under qemu)
-	SIMDHASH_SWEEP=full $(GO) test -count=1 -timeout 30m -v -run '^TestSweep$$' ./gen/internal/sha1x86 ./gen/ghash_neon
+	SIMDHASH_SWEEP=full $(GO) -C gen test -count=1 -timeout 30m -v -run '^TestSweep$$' ./internal/sha1x86 ./ghash_neon
 
 speed: ## tcrypt-style SHA-1 speed table (ours, crypto/sha1, OpenSSL) in MB/s and cycles/byte; writes docs/speed.json
 	$(call step,speed,SHA-1 in the sizes and update patterns of tcrypt - about 3 minutes)

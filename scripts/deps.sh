@@ -64,4 +64,5 @@ echo "deps: $(arm-linux-gnueabihf-as --version | head -n1)"
 # Fetch the modules now, so that a proxy failure shows up here and not as a
 # confusing build error later.
 "$GO" mod download
+"$GO" -C gen mod download
 echo "deps: ok"

@@ -31,9 +31,10 @@ fi
 
 dir=${MCA_KEEP:-$(mktemp -d)}
 mkdir -p "$dir"
+dir=$(cd "$dir" && pwd) # absolute: the generator runs in gen/
 [[ -n ${MCA_KEEP:-} ]] || trap 'rm -rf "$dir"' EXIT
 
-"$GO" run ./gen/ghash_neon -gnu "$dir/loops.s" "$@"
+"$GO" -C gen run ./ghash_neon -gnu "$dir/loops.s" "$@"
 
 # target KERNEL MODEL: the cycles/byte goal.
 target() {
@@ -71,7 +72,7 @@ done
 # the cortex-a8 none, so the A57 is the one model quoted. The neon target is
 # the 7 cycles/byte (OpenSSL's 32-bit NEON GHASH: 7.61 on an A57).
 # shellcheck disable=SC2086
-"$GO" run ./gen/ghash_neon -arch arm -gnu "$dir/loops-arm.s" ${MCA_ARM_ARGS:-}
+"$GO" -C gen run ./ghash_neon -arch arm -gnu "$dir/loops-arm.s" ${MCA_ARM_ARGS:-}
 echo
 echo "32-bit arm (AArch32, -mtriple=armv7a):"
 printf '%-6s %6s  %-11s %11s %12s %11s %8s\n' kernel blocks model cycles/iter cycles/block cycles/byte target

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Draws docs/speed.svg from docs/speed.json (scripts/plot.go): MB/s against
+# Draws docs/speed.svg from docs/speed.json (gen/tools/plot): MB/s against
 # message size, one line per SHA-1 implementation. Runs the speed table
 # first if the JSON file is missing. Then renders the SVG to PNG with
 # rsvg-convert (installing Debian's librsvg2-bin if it is missing) and
@@ -21,7 +21,7 @@ if [[ ! -f $data ]]; then
 	echo "plot: no $data yet: running the speed table first (scripts/speed-table.sh)"
 	SPEED_OUT=$data bash scripts/speed-table.sh
 fi
-"$GO" run scripts/plot.go -in "$data" -out "$svg"
+"$GO" -C gen run ./tools/plot -in "$PWD/$data" -out "$PWD/$svg"
 
 if ! command -v rsvg-convert >/dev/null 2>&1; then
 	echo "plot: installing librsvg2-bin (rsvg-convert), to check that the SVG renders"

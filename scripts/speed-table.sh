@@ -4,7 +4,7 @@
 # dispatch and its AVX2 and SSSE3 paths), in the message sizes and update
 # patterns of Linux's tcrypt hash speed test, in MB/s and cycles/byte (the
 # clock measured by a calibration loop in the same run). Writes the figures
-# to docs/speed.json for make plot. See scripts/speedtable.go.
+# to docs/speed.json for make plot. See gen/tools/speedtable.
 #
 #   scripts/speed-table.sh [speedtable flags]
 #   SPEED_ROUNDS     rounds; each figure is the best of them (default 3)
@@ -20,4 +20,4 @@ if [[ $("$GO" env GOARCH) != amd64 ]]; then
 	exit 1
 fi
 command -v openssl >/dev/null || echo "speed-table: no openssl command: the table leaves OpenSSL out (Debian: apt-get install openssl)" >&2
-exec "$GO" run scripts/speedtable.go -rounds "${SPEED_ROUNDS:-3}" -benchtime "${SPEED_BENCHTIME:-100ms}" -out "${SPEED_OUT:-docs/speed.json}" "$@"
+exec "$GO" -C gen run ./tools/speedtable -rounds "${SPEED_ROUNDS:-3}" -benchtime "${SPEED_BENCHTIME:-100ms}" -out "${SPEED_OUT:-docs/speed.json}" "$@"

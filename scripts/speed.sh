@@ -23,4 +23,4 @@ if ! "$GO" test -run '^$' -bench "$bench" -benchtime "$benchtime" "${pkgs[@]}" >
 	echo "speed: FAILED: the benchmarks did not run (see above)" >&2
 	exit 1
 fi
-"$GO" run scripts/benchtable.go <"$out"
+"$GO" -C gen run ./tools/benchtable <"$out"

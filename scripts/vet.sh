@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# go vet on every target the packages are built for: amd64 (the whole
-# module, generators included), the library packages on the other GOARCHes
+# go vet on every target the packages are built for: amd64 (the library
+# and the generators' module gen/), the library packages on the other GOARCHes
 # and js/wasm, and the whole module with -tags purego. Vets every target,
 # then fails naming those that failed (asmdecl catches wrong frame offsets).
 # VET_GOARCHES overrides the list of other GOARCHes. On a cold build cache
@@ -20,9 +20,12 @@ vet() { # vet LABEL ENV... -- ARGS...
 	local envs=()
 	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
 	shift
-	echo "vet: $label: go vet $*"
+	# "-C DIR vet ARGS" vets another module: go's -C must come first.
+	local cmd=(vet "$@")
+	[[ $1 == -C ]] && cmd=("$@")
+	echo "vet: $label: go ${cmd[*]}"
 	local out rc=0
-	out=$(env "${envs[@]}" "$GO" vet "$@" 2>&1) || rc=$?
+	out=$(env "${envs[@]}" "$GO" "${cmd[@]}" 2>&1) || rc=$?
 	# Drop the "matched no packages" warning for ./internal/... while it is empty.
 	if [[ -n $out ]]; then
 		grep -v 'matched no packages' <<<"$out" || true
@@ -33,6 +36,7 @@ vet() { # vet LABEL ENV... -- ARGS...
 }
 
 vet "linux/amd64" GOOS=linux GOARCH=amd64 -- ./...
+vet "gen/ (linux/amd64)" GOOS=linux GOARCH=amd64 -- -C gen vet ./...
 for arch in ${VET_GOARCHES:-386 arm arm64 riscv64 ppc64le s390x}; do
 	vet "linux/$arch" GOOS=linux GOARCH="$arch" -- "${LIBS[@]}"
 done

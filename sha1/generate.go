@@ -5,8 +5,8 @@ package sha1
 // the CPUID helper its dispatch needs by gen/cpuid; the header of each .s
 // names its command.
 
-//go:generate go run github.com/simdhash/simdhash/gen/sha1_ssse3 -out sha1block_ssse3_amd64.s
-//go:generate go run github.com/simdhash/simdhash/gen/sha1_avx -out sha1block_avx_amd64.s
-//go:generate go run github.com/simdhash/simdhash/gen/sha1_avx2 -out sha1block_avx2_amd64.s
-//go:generate go run github.com/simdhash/simdhash/gen/sha1_shani -out sha1block_shani_amd64.s
-//go:generate go run github.com/simdhash/simdhash/gen/cpuid -out cpuid_amd64.s
+//go:generate go -C ../gen run ./sha1_ssse3 -out ../sha1/sha1block_ssse3_amd64.s
+//go:generate go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s
+//go:generate go -C ../gen run ./sha1_avx2 -out ../sha1/sha1block_avx2_amd64.s
+//go:generate go -C ../gen run ./sha1_shani -out ../sha1/sha1block_shani_amd64.s
+//go:generate go -C ../gen run ./cpuid -out ../sha1/cpuid_amd64.s

@@ -4,7 +4,7 @@
 // leaf 7, sub-leaf 0, EBX bit 29; Intel SDM vol. 2A, "CPUID"). Usage, from
 // the package directory:
 //
-//	go run github.com/simdhash/simdhash/gen/cpuid -out cpuid_amd64.s [-pkg sha1]
+//	go -C ../gen run ./cpuid -out ../sha1/cpuid_amd64.s [-pkg sha1]
 //
 // The function it writes is
 //

@@ -14,7 +14,7 @@
 // machine for each instruction set (machine.go, machine_a64.go,
 // machine_a32.go). Usage, from the ghash package directory:
 //
-//	go run github.com/simdhash/simdhash/gen/ghash_neon [-arch arm] -out ghash_arm64.s [-gnu loops.s] [knobs]
+//	go -C ../gen run ./ghash_neon [-arch arm] -out ../ghash/ghash_arm64.s [-gnu loops.s] [knobs]
 //
 // -gnu writes each kernel's main loop in GNU syntax, for llvm-mca
 // (scripts/mca.sh). The knobs:

@@ -10,7 +10,7 @@
 // Karatsuba products and precomputed powers of H (ghash.go describes the
 // method and the key layout). Usage, from the ghash package directory:
 //
-//	go run github.com/simdhash/simdhash/gen/ghash_pclmul -out ghash_amd64.s
+//	go -C ../gen run ./ghash_pclmul -out ../ghash/ghash_amd64.s
 package main
 
 import (

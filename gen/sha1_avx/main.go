@@ -1,7 +1,7 @@
 // Command sha1_avx generates the AVX SHA-1 block function: the schedule of
 // gen/internal/sha1x86 in three-operand VEX encodings.
 //
-//	go run github.com/simdhash/simdhash/gen/sha1_avx -out sha1block_avx_amd64.s [schedule flags]
+//	go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s [schedule flags]
 //
 // The schedule flags (-lookahead, -placement, -ch, -maj, -rotate, -align)
 // are listed by -help.

@@ -2,7 +2,7 @@
 // groups of gen/internal/sha1x86 on YMM registers, two blocks per pass, with
 // BMI1/BMI2 rounds.
 //
-//	go run github.com/simdhash/simdhash/gen/sha1_avx2 -out sha1block_avx2_amd64.s
+//	go -C ../gen run ./sha1_avx2 -out ../sha1/sha1block_avx2_amd64.s
 package main
 
 import "github.com/simdhash/simdhash/gen/internal/sha1x86"

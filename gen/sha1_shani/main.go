@@ -4,7 +4,7 @@
 // compute the message schedule four words at a time. Usage, from the sha1
 // package directory:
 //
-//	go run github.com/simdhash/simdhash/gen/sha1_shani -out sha1block_shani_amd64.s
+//	go -C ../gen run ./sha1_shani -out ../sha1/sha1block_shani_amd64.s
 //
 // The instructions are described in S. Gulley, V. Gopal, K. Yap, W. Feghali,
 // J. Guilford and G. Wolrich, "Intel SHA Extensions: New Instructions

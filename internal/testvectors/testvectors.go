@@ -15,14 +15,16 @@ import (
 	"strings"
 )
 
-// Path returns the path of a file under the module's testdata/ directory:
-// the one beside the go.mod found by walking up from the working directory,
-// which go test sets to the package's directory. (Not from this source
-// file's path, which -trimpath would hide.)
+// Path returns the path of a file under the repository's testdata/
+// directory: the one beside the library's go.mod (module
+// github.com/simdhash/simdhash), found by walking up from the working
+// directory, which go test sets to the package's directory. The walk passes
+// over the generators' module (gen/go.mod), whose tests use these files too.
+// (Not from this source file's path, which -trimpath would hide.)
 func Path(elem ...string) string {
 	dir, err := os.Getwd()
 	for err == nil {
-		if _, serr := os.Stat(filepath.Join(dir, "go.mod")); serr == nil {
+		if b, rerr := os.ReadFile(filepath.Join(dir, "go.mod")); rerr == nil && isLibraryModule(b) {
 			return filepath.Join(append([]string{dir, "testdata"}, elem...)...)
 		}
 		parent := filepath.Dir(dir)
@@ -33,6 +35,17 @@ func Path(elem ...string) string {
 	}
 	// No module found: the caller's open of this path reports it.
 	return filepath.Join(append([]string{"testdata"}, elem...)...)
+}
+
+// isLibraryModule reports whether the go.mod file b declares the library's
+// module.
+func isLibraryModule(b []byte) bool {
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == "github.com/simdhash/simdhash"
+		}
+	}
+	return false
 }
 
 // digestSize is the size of a SHA-1 digest.

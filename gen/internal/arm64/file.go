@@ -81,5 +81,5 @@ func (a Arg) asm() string {
 func (f *Func) ISA() []string { return f.Requires() }
 
 // Command returns the command that reproduces this run of a generator
-// started with `go run <import path>` (see emit.Command).
+// run by go generate (see emit.Command).
 func Command(args []string) []string { return emit.Command(args) }

@@ -4,31 +4,26 @@
 //
 // avo's own build.Generate names the generator by its main file ("go run
 // main.go ..."), which is not a command anyone can rerun from the package
-// directory. Our generators are run with `go run <import path> -out ...`
-// from the package that owns the output, and the header says exactly that.
+// directory. Our generators are run by go generate in the package that owns
+// the output, as `go -C ../gen run ./<generator> -out ...`, and the header
+// says exactly that (emit.Command).
 package avogen
 
 import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
+	"github.com/simdhash/simdhash/gen/internal/emit"
 )
 
 // Command returns the command line that reproduces this run of the
-// generator: "go run <import path of main> <args...>".
-func Command(args []string) []string {
-	path := "<generator>"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Path != "" {
-		path = bi.Path
-	}
-	return append([]string{"go", "run", path}, args...)
-}
+// generator, as go generate runs it (see emit.Command).
+func Command(args []string) []string { return emit.Command(args) }
 
 // Write compiles ctx and writes the Go assembly to the file out, in Go
 // package pkg, with a header naming argv as the generating command.

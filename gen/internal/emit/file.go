@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/build/constraint"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -238,15 +239,42 @@ func (i *Inst) ir() *ir.Instruction {
 	return n
 }
 
-// Command returns the command that reproduces this run of a generator
-// started with `go run <import path>`: "go run <import path> args...".
-// It names the main package by import path (from the build information),
-// which works from any directory of the module, where avo's own header
-// would name a file path.
+// Command returns the command that reproduces this run of a generator,
+// as go generate runs it from the directory of the file it writes:
+//
+//	go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s
+//
+// The generators live in a module of their own (gen/go.mod), so that the
+// library's go.mod requires nothing but golang.org/x/sys; "-C" names that
+// module's directory relative to the output's, and the main package is
+// named relative to the module. args are the generator's arguments as
+// given, with the paths in them relative to the generator's working
+// directory, which must be the module's directory (as "go -C" makes it).
+// The output is the -out argument's directory, or the working directory
+// when there is none.
 func Command(args []string) []string {
-	path := "<generator>"
+	pkg := "<generator>"
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Path != "" {
-		path = bi.Path
+		pkg = bi.Path
+		if rel, ok := strings.CutPrefix(bi.Path, bi.Main.Path+"/"); ok && bi.Main.Path != "" {
+			pkg = "./" + rel
+		}
 	}
-	return append([]string{"go", "run", path}, args...)
+	cmd := []string{"go"}
+	out := ""
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "-out="); ok {
+			out = v
+		} else if a == "-out" && i+1 < len(args) {
+			out = args[i+1]
+		}
+	}
+	if out != "" {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(filepath.Join(wd, filepath.Dir(out)), wd); err == nil && rel != "." {
+				cmd = append(cmd, "-C", filepath.ToSlash(rel))
+			}
+		}
+	}
+	return append(append(cmd, "run", pkg), args...)
 }

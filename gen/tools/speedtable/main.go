@@ -1,12 +1,10 @@
-//go:build ignore
-
 // Speedtable measures the SHA-1 implementations on this machine and prints
 // a table in the style of the Linux kernel's tcrypt hash speed test
 // (crypto/tcrypt.c, mode=303): message sizes 16 to 8192 bytes, each hashed
 // in one update and in several smaller ones, in MB/s and cycles per byte.
-// It also writes the figures as JSON, for scripts/plot.go.
+// It also writes the figures as JSON, for gen/tools/plot.
 //
-//	go run scripts/speedtable.go [-rounds 3] [-benchtime 100ms] [-out docs/speed.json]
+//	go -C gen run ./tools/speedtable [-rounds 3] [-benchtime 100ms] [-out $PWD/docs/speed.json]
 //
 // The implementations: every kernel of package sha1 that this CPU can run,
 // forced through the package's registry by sha1's TestSpeedTable (see
@@ -89,6 +87,7 @@ func main() {
 	log.SetPrefix("speedtable: ")
 	rounds := flag.Int("rounds", 3, "rounds of measurements; each figure is the best of them")
 	benchtime := flag.String("benchtime", "100ms", "time of one measurement of one of our implementations (-test.benchtime)")
+	repo := flag.String("repo", "..", "the repository's root `directory`: the tool works there, and -out is relative to it (the default suits go -C gen run)")
 	out := flag.String("out", "docs/speed.json", "write the figures as JSON to `file`")
 	opensslCmd := flag.String("openssl", "openssl", "the openssl command; \"\" leaves OpenSSL out")
 	seconds := flag.Int("seconds", 1, "openssl speed -seconds")
@@ -96,6 +95,9 @@ func main() {
 	if *rounds < 1 || flag.NArg() != 0 {
 		flag.Usage()
 		os.Exit(2)
+	}
+	if err := os.Chdir(*repo); err != nil {
+		log.Fatal(err)
 	}
 	if runtime.GOARCH != "amd64" {
 		log.Fatalf("the SHA-1 kernels and the cycle calibration are amd64 code; this is %s", runtime.GOARCH)
@@ -112,7 +114,7 @@ func main() {
 	}
 
 	rep := &report{
-		About: "SHA-1 throughput in the patterns of Linux's tcrypt speed test (make speed, scripts/speedtable.go); " +
+		About: "SHA-1 throughput in the patterns of Linux's tcrypt speed test (make speed, gen/tools/speedtable); " +
 			"MB/s is 10^6 bytes per second; cycles from a calibration loop in the same run; each figure is the best of the rounds",
 		Date:      time.Now().UTC().Format("2006-01-02"),
 		CPU:       cpuName(),

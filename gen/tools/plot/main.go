@@ -1,12 +1,10 @@
-//go:build ignore
-
 // Plot draws the one-update rows of the speed table (docs/speed.json,
-// written by scripts/speedtable.go) as an SVG line chart: throughput in
+// written by gen/tools/speedtable) as an SVG line chart: throughput in
 // MB/s against message size on a logarithmic axis from 16 bytes to 64 KiB,
 // one line per implementation. The SVG is written by hand: no plotting
 // library, nothing fetched.
 //
-//	go run scripts/plot.go [-in docs/speed.json] [-out docs/speed.svg]
+//	go -C gen run ./tools/plot -in $PWD/docs/speed.json -out $PWD/docs/speed.svg
 package main
 
 import (

@@ -1,11 +1,9 @@
-//go:build ignore
-
 // Benchtable reads `go test -bench` output on stdin and prints one table per
 // package and benchmark: the sub-benchmark name up to its last element is the
 // row (the kernel), the last element the column (the input size), and the
 // cell is MB/s (ns/op when the benchmark does not call b.SetBytes).
 //
-//	go test -run '^$' -bench . ./sha1 | go run scripts/benchtable.go
+//	go test -run '^$' -bench . ./sha1 | go -C gen run ./tools/benchtable
 package main
 
 import (
