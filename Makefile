@@ -1,5 +1,7 @@
 # simdhash build, test and benchmark targets (GNU make). `make help` lists them.
-# The longer shell logic lives in scripts/*.sh; each script also runs on its own.
+# The longer shell logic lives in scripts/ci/*.sh (what `make test`, and so CI,
+# runs) and scripts/*.sh (what people run by hand: tuning, speed, llvm-mca,
+# fuzzing); each script also runs on its own.
 
 GO       ?= go
 COUNT    ?= 10
@@ -35,7 +37,7 @@ generate: ## regenerate every generated .s (go generate ./...)
 
 check-generated: ## fail if the committed generated files differ from what go generate writes
 	$(call step,check-generated,delete the generated files and regenerate them)
-	bash scripts/check-generated.sh
+	bash scripts/ci/check-generated.sh
 
 test-quick: ## native go test -short, the library and the generators (gen/)
 	$(call step,test-quick,$(GO) test -short ./... and in gen/)
@@ -49,13 +51,13 @@ speed-short: ## a short speed table of the sha1 and ghash kernels
 # Everything CI runs (.ci/run), in this order.
 test: deps check-generated vet test-native test-purego check-deps test-emulated ## everything: what CI runs
 
-deps: ## install qemu-user and aarch64 binutils if missing, download modules
+deps: ## install qemu-user and the aarch64 and arm binutils if missing; download both modules' dependencies
 	$(call step,deps,install what is missing)
-	bash scripts/deps.sh
+	bash scripts/ci/deps.sh
 
 vet: ## go vet on amd64, 386, arm, arm64, riscv64, ppc64le, s390x, js/wasm and purego
 	$(call step,vet,go vet on every target)
-	bash scripts/vet.sh
+	bash scripts/ci/vet.sh
 
 test-native: ## native go test (full, not -short), the library and the generators (gen/)
 	$(call step,test-native,$(GO) test -count=1 ./... and in gen/)
@@ -68,11 +70,11 @@ test-purego: ## go test -tags purego ./...
 
 check-deps: ## fail if a module importing sha1 and ghash inherits any module but golang.org/x/sys
 	$(call step,check-deps,a scratch client module of sha1 and ghash)
-	bash scripts/check-deps.sh
+	bash scripts/ci/check-deps.sh
 
 test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU models
 	$(call step,test-emulated,qemu user-mode runs with -test.short)
-	bash scripts/test-emulated.sh
+	bash scripts/ci/test-emulated.sh
 
 fuzz: ## every Fuzz target of sha1 and ghash, FUZZTIME (30s) each
 	$(call step,fuzz,every Fuzz target for $(FUZZTIME))
@@ -86,7 +88,6 @@ benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.tx
 	$(GO) -C gen tool $(BENCHSTAT) $(abspath $(FILES))
 
 mca: ## llvm-mca estimates: arm64/arm GHASH (scripts/mca.sh, MCA_ARGS passed on), amd64 SHA-1 (scripts/mca-x86.sh)
-	@test -f scripts/mca.sh || { echo 'mca: scripts/mca.sh does not exist yet' >&2; exit 1; }
 	bash scripts/mca.sh $(MCA_ARGS)
 	@echo
 	bash scripts/mca-x86.sh

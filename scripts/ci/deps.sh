@@ -6,7 +6,7 @@
 # and downloads the Go modules. Debian/Ubuntu only (apt-get). Uses sudo only
 # when not root. DEPS_FORCE=1 installs the packages even if the tools exist.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 GO=${GO:-go}
 

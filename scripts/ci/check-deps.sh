@@ -5,7 +5,7 @@
 # this library and golang.org/x/sys. The generators and the tooling, with
 # avo, x/tools and benchstat, live in gen/go.mod, which a client never sees.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 GO=${GO:-go}
 root=$PWD

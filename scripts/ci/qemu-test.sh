@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one package's tests for another CPU under qemu user-mode emulation.
 #
-#   scripts/qemu-test.sh GOARCH CPU GODEBUG EXPECT PKG [TESTFLAG...]
+#   scripts/ci/qemu-test.sh GOARCH CPU GODEBUG EXPECT PKG [TESTFLAG...]
 #
 #   GOARCH   amd64, arm64, arm, ... (GOOS is linux); GOARM etc. pass through
 #   CPU      qemu -cpu model (core2duo, SandyBridge, qemu64, cortex-a53, ...), or "" for qemu's default
@@ -14,12 +14,12 @@
 #
 # The test binary is built with `go test -c`. When QEMU_TEST_DIR is set, the
 # binary is kept there and reused by later runs for the same GOARCH and PKG
-# (scripts/test-emulated.sh builds each binary once that way); otherwise it
+# (scripts/ci/test-emulated.sh builds each binary once that way); otherwise it
 # goes into a temporary directory removed on exit. Tests run in the package's
 # directory, as under go test. qemu's "TCG doesn't support requested feature"
 # warnings are dropped.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if (($# < 5)); then
 	sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0" >&2

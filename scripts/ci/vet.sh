@@ -8,7 +8,7 @@
 # (about 45 s of CPU here); with a warm cache the whole step takes
 # seconds.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 GO=${GO:-go}
 LIBS=(./sha1 ./ghash ./internal/...)

@@ -6,7 +6,7 @@
 # if any file there changed, disappeared or appeared. The regenerated files
 # are left in place, so `git diff` shows the drift.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 GO=${GO:-go}
 read -r -a DIRS <<<"${CHECK_GENERATED_DIRS:-sha1 ghash}"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The emulated test matrix of `make test`: every kernel on a CPU model that
 # has exactly what it needs, plus the portable code on CPUs with no SIMD
-# kernel. Each test binary is built once (scripts/qemu-test.sh, with
+# kernel. Each test binary is built once (scripts/ci/qemu-test.sh, with
 # QEMU_TEST_DIR) and run with -test.short. Runs every entry, then fails
 # naming those that failed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 GO=${GO:-go}
 QEMU_TEST_DIR=$(mktemp -d)
@@ -13,8 +13,8 @@ export QEMU_TEST_DIR
 trap 'rm -rf "$QEMU_TEST_DIR"' EXIT
 
 failed=()
-run() { # run GOARCH CPU GODEBUG EXPECT PKG: see scripts/qemu-test.sh
-	if ! bash scripts/qemu-test.sh "$@"; then
+run() { # run GOARCH CPU GODEBUG EXPECT PKG: see scripts/ci/qemu-test.sh
+	if ! bash scripts/ci/qemu-test.sh "$@"; then
 		failed+=("$1 ${5}${2:+ -cpu $2}${3:+ GODEBUG=$3}${4:+ $4}")
 	fi
 }
