@@ -57,7 +57,8 @@ func Fatal(name string, err error) {
 // -out (required) and -pkg (default defaultPkg) and whatever flags adds to
 // the flag set, lets describe fill an avo context built for
 // "amd64 && !purego", and writes it to -out with a header naming the exact
-// command. It exits non-zero with a message on any error. The target
+// command. It exits non-zero with a one-line reason on any error (a knob
+// describe rejects, a missing -out); -help lists the flags. The target
 // package is not loaded: TEXT signatures are given as expressions, so a
 // package that does not compile can still be regenerated.
 func Main(name, defaultPkg string, addFlags func(*flag.FlagSet), describe func(*build.Context) error) {
@@ -68,14 +69,18 @@ func Main(name, defaultPkg string, addFlags func(*flag.FlagSet), describe func(*
 		addFlags(fs)
 	}
 	fs.Parse(os.Args[1:])
-	if *out == "" || fs.NArg() != 0 {
-		fs.Usage()
-		os.Exit(2)
+	if fs.NArg() != 0 {
+		Fatal(name, fmt.Errorf("unexpected arguments %q (see -help)", fs.Args()))
 	}
+	// Describe before checking -out, so that a bad knob is reported even
+	// when -out is missing too.
 	ctx := build.NewContext()
 	ctx.ConstraintExpr("amd64,!purego")
 	if err := describe(ctx); err != nil {
 		Fatal(name, err)
+	}
+	if *out == "" {
+		Fatal(name, fmt.Errorf("-out is required: the .s file to write (see -help)"))
 	}
 	if err := Write(ctx, *out, *pkg, Command(os.Args[1:])); err != nil {
 		Fatal(name, err)
