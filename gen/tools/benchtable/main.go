@@ -1,9 +1,18 @@
-// Benchtable reads `go test -bench` output on stdin and prints one table per
-// package and benchmark: the sub-benchmark name up to its last element is the
-// row (the kernel), the last element the column (the input size), and the
-// cell is MB/s (ns/op when the benchmark does not call b.SetBytes).
+// Benchtable reads `go test -bench` output on stdin, from several rounds
+// of the same benchmarks, and prints one table per package and benchmark:
+// the sub-benchmark name up to its last element is the row (the kernel),
+// the last element the column (the input size), and each cell is the
+// median of the rounds in MB/s (ns/op when the benchmark does not call
+// b.SetBytes), with the lowest and highest value beside it. A line after
+// the tables warns when any cell's spread exceeds 10% of its median: on a
+// busy machine the figures are not to be compared then.
 //
-//	go test -run '^$' -bench . ./sha1 | go -C gen run ./tools/benchtable
+// What benchstat does not do: one screen of medians with their ranges, a
+// kernel per row and a size per column. For comparisons between two
+// versions, use benchstat (make benchstat).
+//
+//	scripts/speed.sh | ... (make speed-short runs it)
+//	for i in 1 2 3 4 5; do go test -run '^$' -bench . ./sha1; done | go -C gen run ./tools/benchtable
 package main
 
 import (
@@ -11,27 +20,30 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
 
+// warnSpread is the spread, relative to the median, above which a cell is
+// reported as noisy.
+const warnSpread = 0.10
+
 type table struct {
-	pkg, name  string
-	unit       string
-	rows, cols []string
-	cell       map[[2]string]string
+	pkg, name, unit string
+	rows, cols      []string
+	cell            map[[2]string][]float64
 }
 
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
 func main() {
 	var (
-		tables  []*table
-		byKey   = map[string]*table{}
-		pkg     string
-		header  []string
-		failed  []string
-		inBench bool
+		tables []*table
+		byKey  = map[string]*table{}
+		pkg    string
+		cpu    string
+		failed []string
 	)
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
@@ -39,16 +51,13 @@ func main() {
 		switch {
 		case strings.HasPrefix(line, "pkg: "):
 			pkg = strings.TrimPrefix(line, "pkg: ")
-			inBench = true
 		case strings.HasPrefix(line, "cpu: "):
-			if len(header) == 0 {
-				header = append(header, strings.TrimSpace(line))
-			}
+			cpu = strings.TrimSpace(line)
 		case strings.HasPrefix(line, "--- FAIL"), strings.HasPrefix(line, "FAIL"), strings.HasPrefix(line, "panic:"):
 			failed = append(failed, line)
 		}
 		m := benchLine.FindStringSubmatch(line)
-		if m == nil || !inBench {
+		if m == nil || pkg == "" {
 			continue
 		}
 		parts := strings.Split(m[1], "/")
@@ -58,31 +67,41 @@ func main() {
 		} else if len(parts) == 2 {
 			col = parts[1]
 		}
-		value, unit := metric(strings.Fields(m[2]))
-		if unit == "" {
+		value, unit, ok := metric(strings.Fields(m[2]))
+		if !ok {
 			continue
 		}
 		key := pkg + " " + name + " " + unit
 		t := byKey[key]
 		if t == nil {
-			t = &table{pkg: pkg, name: name, unit: unit, cell: map[[2]string]string{}}
+			t = &table{pkg: pkg, name: name, unit: unit, cell: map[[2]string][]float64{}}
 			byKey[key] = t
 			tables = append(tables, t)
 		}
-		if _, ok := t.cell[[2]string{row, col}]; !ok {
+		k := [2]string{row, col}
+		if _, seen := t.cell[k]; !seen {
 			t.rows = appendNew(t.rows, row)
 			t.cols = appendNew(t.cols, col)
 		}
-		t.cell[[2]string{row, col}] = value // with -count > 1, the last run wins
+		t.cell[k] = append(t.cell[k], value)
 	}
-	for _, h := range header {
-		fmt.Println(h)
+	if cpu != "" {
+		fmt.Println(cpu)
 	}
+	var noisy []string
 	for _, t := range tables {
-		t.print()
+		noisy = append(noisy, t.print()...)
 	}
 	if len(tables) == 0 {
 		fmt.Println("(no benchmark results)")
+	}
+	if len(noisy) > 0 {
+		names := strings.Join(noisy[:min(3, len(noisy))], ", ")
+		if len(noisy) > 3 {
+			names += ", ..."
+		}
+		fmt.Printf("\nwarning: %d figures (marked !) spread over more than %.0f%% of their median (%s): the machine was busy, so do not compare them\n",
+			len(noisy), 100*warnSpread, names)
 	}
 	for _, f := range failed {
 		fmt.Println(f)
@@ -93,41 +112,55 @@ func main() {
 }
 
 // metric picks MB/s if present, else ns/op, from "value unit" pairs.
-func metric(f []string) (value, unit string) {
+func metric(f []string) (value float64, unit string, ok bool) {
 	for _, want := range []string{"MB/s", "ns/op"} {
 		for i := 0; i+1 < len(f); i += 2 {
 			if f[i+1] == want {
-				if v, err := strconv.ParseFloat(f[i], 64); err == nil {
-					return strconv.FormatFloat(v, 'f', 1, 64), want
-				}
-				return f[i], want
+				v, err := strconv.ParseFloat(f[i], 64)
+				return v, want, err == nil
 			}
 		}
 	}
-	return "", ""
+	return 0, "", false
 }
 
 func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
+	if slices.Contains(list, s) {
+		return list
 	}
 	return append(list, s)
 }
 
-func (t *table) print() {
+// print prints t and returns the names of its noisy cells.
+func (t *table) print() (noisy []string) {
 	short := t.pkg[strings.LastIndex(t.pkg, "/")+1:]
-	fmt.Printf("\n%s %s (%s)\n", short, t.name, t.unit)
+	text := map[[2]string]string{}
+	rounds := 0
+	for k, vs := range t.cell {
+		slices.Sort(vs)
+		med := vs[len(vs)/2]
+		if len(vs)%2 == 0 {
+			med = (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
+		}
+		text[k] = fmt.Sprintf("%.1f (%.0f–%.0f)", med, vs[0], vs[len(vs)-1])
+		if med > 0 && (vs[len(vs)-1]-vs[0])/med > warnSpread {
+			text[k] += " !"
+			noisy = append(noisy, fmt.Sprintf("%s %s/%s/%s", short, t.name, k[0], k[1]))
+		} else {
+			text[k] += "  "
+		}
+		rounds = max(rounds, len(vs))
+	}
+	fmt.Printf("\n%s %s, %s: median of %d rounds (lowest–highest)\n", short, t.name, t.unit, rounds)
 	w0 := len("kernel")
 	for _, r := range t.rows {
 		w0 = max(w0, len(r))
 	}
 	widths := make([]int, len(t.cols))
 	for j, c := range t.cols {
-		widths[j] = len(c)
+		widths[j] = len([]rune(c))
 		for _, r := range t.rows {
-			widths[j] = max(widths[j], len(t.cell[[2]string{r, c}]))
+			widths[j] = max(widths[j], len([]rune(text[[2]string{r, c}])))
 		}
 	}
 	fmt.Printf("  %-*s", w0, "kernel")
@@ -138,12 +171,14 @@ func (t *table) print() {
 	for _, r := range t.rows {
 		fmt.Printf("  %-*s", w0, r)
 		for j, c := range t.cols {
-			v, ok := t.cell[[2]string{r, c}]
+			v, ok := text[[2]string{r, c}]
 			if !ok {
 				v = "-"
 			}
-			fmt.Printf("  %*s", widths[j], v)
+			fmt.Printf("  %*s", widths[j]+len(v)-len([]rune(v)), v)
 		}
 		fmt.Println()
 	}
+	slices.Sort(noisy)
+	return noisy
 }
