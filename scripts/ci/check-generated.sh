@@ -46,8 +46,8 @@ else
 	rm -f -- "${generated[@]}"
 fi
 
-echo "check-generated: $GO generate ./..."
-if ! "$GO" generate ./...; then
+echo "check-generated: $GO generate -x ./..."
+if ! "$GO" generate -x ./...; then
 	if ((${#generated[@]})); then
 		(cd "$tmp" && cp --parents -- "${generated[@]}" "$OLDPWD/")
 	fi

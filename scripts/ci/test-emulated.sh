@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The emulated test matrix of `make test`: every kernel on a CPU model that
 # has exactly what it needs, plus the portable code on CPUs with no SIMD
-# kernel. Each test binary is built once (scripts/ci/qemu-test.sh, with
-# QEMU_TEST_DIR) and run with -test.short. Runs every entry, then fails
-# naming those that failed.
+# kernel. The `run` lines below only list the runs (see
+# scripts/ci/qemu-test.sh for their fields); then each test binary is built
+# once (QEMU_TEST_DIR), and the runs go EMULATED_JOBS at a time (default:
+# the number of CPUs), with -test.short, one line each. Runs every entry,
+# then fails naming those that failed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -12,14 +14,15 @@ QEMU_TEST_DIR=$(mktemp -d)
 export QEMU_TEST_DIR
 trap 'rm -rf "$QEMU_TEST_DIR"' EXIT
 
-failed=()
-run() { # run GOARCH CPU GODEBUG EXPECT PKG: see scripts/ci/qemu-test.sh
-	if ! bash scripts/ci/qemu-test.sh "$@"; then
-		failed+=("$1 ${5}${2:+ -cpu $2}${3:+ GODEBUG=$3}${4:+ $4}")
-	fi
+# run GOARCH CPU GODEBUG EXPECT PKG: queue a run, with this moment's GOARM
+# and QEMU_TEST_DIR (a GOARM=6 binary needs a directory of its own).
+specs=()
+run() {
+	local spec
+	spec=$(printf '%s\x1f' "GOARM=${GOARM:-}" "QEMU_TEST_DIR=$QEMU_TEST_DIR" "$@")
+	specs+=("$spec")
 }
 
-echo "emulated: amd64 under qemu-x86_64"
 run amd64 core2duo    "" SIMDHASH_SHA1_KERNEL=ssse3   ./sha1 # SSSE3, no AVX
 run amd64 SandyBridge "" SIMDHASH_SHA1_KERNEL=avx     ./sha1 # + AVX
 run amd64 Haswell     "" SIMDHASH_SHA1_KERNEL=avx2    ./sha1 # + AVX2, BMI1, BMI2
@@ -30,18 +33,52 @@ run amd64 core2duo    "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # SSSE3, no PCL
 run amd64 Westmere    cpu.pclmulqdq=off SIMDHASH_GHASH_KERNEL=generic ./ghash
 run amd64 qemu64      "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # no PCLMULQDQ
 
-echo "emulated: arm64 under qemu-aarch64"
 run arm64 "" ""            SIMDHASH_GHASH_KERNEL=pmull ./ghash
 run arm64 "" cpu.pmull=off SIMDHASH_GHASH_KERNEL=neon  ./ghash
 
-echo "emulated: 32-bit arm (GOARM=7) under qemu-arm"
 export GOARM=7
 run arm cortex-a15 "" SIMDHASH_SHA1_KERNEL=generic  ./sha1
 run arm cortex-a15 "" SIMDHASH_GHASH_KERNEL=neon    ./ghash # NEON, no VMULL.P64 (it raises SIGILL there)
 run arm max        "" SIMDHASH_GHASH_KERNEL=pmull   ./ghash # + VMULL.P64
 unset GOARM
-echo "emulated: 32-bit arm (GOARM=6) under qemu-arm -cpu arm1176: no NEON, the portable code"
+# GOARM=6 on qemu-arm -cpu arm1176: no NEON, the portable code.
 GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_GHASH_KERNEL=generic ./ghash
+
+failed=()
+# runspec SPEC [ENV...]: one queued run through scripts/ci/qemu-test.sh.
+runspec() {
+	local a
+	IFS=$'\x1f' read -r -a a <<<"$1"
+	shift
+	env "$@" "${a[0]}" "${a[1]}" bash scripts/ci/qemu-test.sh "${a[@]:2}"
+}
+label() {
+	local a
+	IFS=$'\x1f' read -r -a a <<<"$1"
+	local goarm=${a[0]#GOARM=}
+	echo "${a[2]}${goarm:+ GOARM=$goarm} ${a[6]}${a[3]:+ -cpu ${a[3]}}${a[4]:+ GODEBUG=${a[4]}}${a[5]:+ ${a[5]}}"
+}
+
+echo "emulated: building the test binaries for ${#specs[@]} runs"
+for spec in "${specs[@]}"; do
+	runspec "$spec" QEMU_TEST_BUILD_ONLY=1 >/dev/null || failed+=("$(label "$spec"): build")
+done
+
+jobs=${EMULATED_JOBS:-$(nproc 2>/dev/null || echo 2)}
+echo "emulated: ${#specs[@]} qemu runs, $jobs at a time"
+out=$QEMU_TEST_DIR/out
+mkdir -p "$out"
+for i in "${!specs[@]}"; do
+	while (($(jobs -rp | wc -l) >= jobs)); do
+		wait -n || true
+	done
+	(runspec "${specs[$i]}" >"$out/$i" 2>&1; echo $? >"$out/$i.rc") &
+done
+wait
+for i in "${!specs[@]}"; do
+	cat "$out/$i"
+	[[ $(cat "$out/$i.rc" 2>/dev/null) == 0 ]] || failed+=("$(label "${specs[$i]}")")
+done
 
 # Last, through go test itself, so that the run ends with go test's own lines.
 echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=generic)"
