@@ -1,10 +1,11 @@
-// Command sha1_avx generates the AVX SHA-1 block function: the schedule of
-// gen/internal/sha1x86 in three-operand VEX encodings.
+// Command sha1_avx generates the AVX SHA-1 block function: the description
+// of gen/internal/sha1sched through the x86 backend (gen/internal/sha1x86)
+// in three-operand VEX encodings.
 //
-//	go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s [schedule flags]
+//	go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s [knobs]
 //
-// The schedule flags (-lookahead, -placement, -ch, -maj, -rotate, -align)
-// are listed by -help.
+// The knobs (-lookahead, -placement, -ch, -maj, -rotate, -align) are
+// listed by -help.
 package main
 
 import "github.com/simdhash/simdhash/gen/internal/sha1x86"

@@ -1,9 +1,12 @@
 package sha1x86
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
 // The pair kernel ("avx2") runs the same schedule groups as the others on
@@ -13,17 +16,20 @@ import (
 // while the scalar rounds of the previous pair read the other: the
 // precalculation runs a whole pair ahead, its 20 groups spread over the 160
 // rounds of the pair being hashed (groups 0..9 during block N, 10..19 during
-// block N+1), and the buffers swap roles after each pair. The rounds use
-// BMI1 and BMI2: RORX rotates without a copy, ANDN gives ^b & d in one step.
+// block N+1, each group's steps placed over eight rounds as Placement
+// says), and the buffers swap roles after each pair. The rounds use BMI1
+// and BMI2: RORX rotates without a copy, ANDN gives ^b & d in one step.
+// Its look-ahead is the whole pair and its rotates are RORX, so of the
+// knobs it honours the placement, the forms of Ch and Maj, and the align.
 //
 // An odd last block is hashed alone: its high lane is loaded from the low
 // block again and never read. Loads for the pair after the last one are
 // pointed at the last pair, so nothing outside the input is read.
 
-// AVX2 returns the ISA of the "avx2" pair kernel: VEX encodings on YMM
-// registers (every schedule step acts lane by lane).
-func AVX2(ctx *build.Context) ISA { return avx2{avx{ctx}} }
+func newAVX2(ctx *build.Context) ISA { return avx2{avx{ctx}} }
 
+// avx2 is the ISA of the pair kernel: VEX encodings on YMM registers (every
+// schedule step acts lane by lane).
 type avx2 struct{ avx }
 
 func (avx2) Name() string { return "avx2" }
@@ -34,23 +40,38 @@ type pairPlan struct {
 	cur, next reg.GPPhysical // the buffer the rounds read, and the one the schedule writes
 	lo, hi    reg.GPPhysical // the next pair's first and second block
 	end       Mem            // one past the last whole block (a stack slot)
+	model     sha1sched.Model
 }
 
-const pairBufBytes = 2 * 4 * 80 // two blocks' 80 words
+// The two buffer roles, as Slot.Buf: the buffer the rounds read (cur) and
+// the one the precalculation writes (next). The ring model swaps them
+// where the code exchanges the registers.
+const (
+	bufCur  = 0
+	bufNext = 1
+)
 
-// slot is buffer b's 16 bytes for W[t..t+3]+K of the pair's first block;
-// the second block's follow them.
-func (pp *pairPlan) slot(b reg.GPPhysical, t int) Mem { return Mem{Base: b, Disp: 32*(t/4) + 4*(t%4)} }
-
-// GenerateAVX2 emits the pair kernel name(h *[5]uint32, p []byte).
-// Of Params it uses Align; the others describe the one-block kernels.
-func GenerateAVX2(ctx *build.Context, p Params, name string) error {
-	if err := p.Validate(); err != nil {
-		return err
+func (pp *pairPlan) bufReg(b int) reg.GPPhysical {
+	if b == bufCur {
+		return pp.cur
 	}
-	e := &emitter{
-		ctx: ctx, isa: AVX2(ctx), p: p,
-		w:     [windowGroups]reg.VecPhysical{reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7},
+	return pp.next
+}
+
+// pairBufBytes is the size of one buffer: two blocks' 80 words.
+const pairBufBytes = 2 * 4 * 80
+
+// slot is buffer b's place for W[t]+K of block half of a pair (words 4g..4g+3
+// of both blocks are the 32 bytes at 32g, block N's first).
+func pairSlot(b, half, t int) sha1sched.Slot {
+	return sha1sched.Slot{Buf: b, Off: 32*(t/4) + 16*half + 4*(t%4)}
+}
+
+// generatePair emits the pair kernel name(h *[5]uint32, p []byte).
+func generatePair(ctx *build.Context, k Kernel, p Params, name string) error {
+	e := &backend{
+		ctx: ctx, isa: k.isa(ctx), k: k, p: p,
+		w:     [8]reg.VecPhysical{reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7},
 		t0:    reg.Y8,
 		t1:    reg.Y9,
 		bswap: reg.Y10,
@@ -63,7 +84,20 @@ func GenerateAVX2(ctx *build.Context, p Params, name string) error {
 	return e.pairFunction(name)
 }
 
-func (e *emitter) pairFunction(name string) error {
+// pairGroupSteps lowers group g of the pair being loaded (from lo and hi)
+// into the next buffer; its words are those of the pass at base.
+func (e *backend) pairGroupSteps(g, base int) []step {
+	var steps []step
+	for _, op := range sha1sched.Group(g, e.Rotate()) {
+		if op.Kind == sha1sched.Store {
+			op.WK = e.pair.model.Write(base+op.Word, pairSlot(bufNext, 0, op.Word), pairSlot(bufNext, 1, op.Word))
+		}
+		steps = append(steps, sha1sched.Commented(e, op.Comment, e.Vector(op))...)
+	}
+	return steps
+}
+
+func (e *backend) pairFunction(name string) error {
 	c, pp := e.ctx, e.pair
 	// Not NOSPLIT: 1.3 KB of buffers is over the nosplit limit.
 	e.begin(name, 0, "two blocks per vector pass, with AVX2, BMI1 and BMI2")
@@ -77,19 +111,23 @@ func (e *emitter) pairFunction(name string) error {
 
 	c.Comment("Prologue: W+K of the first pair, into the buffer the first rounds read.")
 	c.XCHGQ(pp.cur, pp.next)
+	pp.model.Swap()
 	c.MOVQ(e.ptr, pp.lo)
 	e.pairPointers(pp.lo)
-	for g := 0; g < groupsPerBlock; g++ {
-		for _, s := range e.groupSteps(g, pp.lo) {
+	for g := 0; g < 20; g++ {
+		for _, s := range e.pairGroupSteps(g, 0) {
 			s()
 		}
 	}
 	c.XCHGQ(pp.cur, pp.next)
+	pp.model.Swap()
+	prologue := pp.model.Cut()
 
 	c.Label("loop")
 	c.Comment("The next pair: p+128 and p+192, each pointed back at the last block it would pass.")
 	c.LEAQ(Mem{Base: e.ptr, Disp: 128}, pp.lo)
 	e.pairPointers(pp.lo)
+	var halves [2]sha1sched.Trace
 	for half := 0; half < 2; half++ {
 		if half == 1 {
 			c.Comment("An odd last block has no partner: stop after it.")
@@ -100,10 +138,11 @@ func (e *emitter) pairFunction(name string) error {
 		for t := 0; t < 80; t++ {
 			// Groups 10*half .. 10*half+9 of the next pair, one per 8 rounds.
 			g := 10*half + t/8
-			steps := e.groupSteps(g, pp.lo)
-			n := len(steps)
-			k := t % 8
-			e.merge(e.bmiRoundSteps(t, half, v), steps[k*n/8:(k+1)*n/8])
+			steps := e.p.Placement.Deal(e.pairGroupSteps(g, 160), t%8, 8)
+			r := sha1sched.Round{T: t, F: sha1sched.F(t), Ch: e.p.Ch, Maj: e.p.Maj,
+				WK: pp.model.Read(80*half+t, pairSlot(bufCur, half, t))}
+			round := sha1sched.Commented(e, fmt.Sprintf("Round %d of block %d", t, half), e.bmiRoundSteps(r, v))
+			e.p.Placement.Merge(round, steps)
 			v = v.next()
 		}
 		c.Commentf("h += a..e after block %d of the pair.", half)
@@ -112,11 +151,27 @@ func (e *emitter) pairFunction(name string) error {
 			c.ADDL(m, r)
 			c.MOVL(r, m)
 		}
+		if half == 1 {
+			c.ADDQ(U8(128), e.ptr)
+			c.XCHGQ(pp.cur, pp.next)
+			pp.model.Swap()
+		}
+		halves[half] = pp.model.Cut()
 	}
-	c.ADDQ(U8(128), e.ptr)
-	c.XCHGQ(pp.cur, pp.next)
 	c.CMPQ(e.ptr, pp.end)
 	c.JB(LabelRef("loop"))
+
+	// Whole inputs of one to five blocks: the prologue's pair, then the
+	// loop's, with and without an odd last block.
+	for blocks := 1; blocks <= 5; blocks++ {
+		runs := []sha1sched.Run{{Trace: prologue}}
+		for b := 0; b < blocks; b++ {
+			runs = append(runs, sha1sched.Run{Trace: halves[b%2], Base: 160 * (b / 2)})
+		}
+		if err := sha1sched.Check(runs); err != nil {
+			return fmt.Errorf("%s with %s: %w", name, e.k.Schedule(e.p), err)
+		}
+	}
 
 	c.Label("done")
 	c.VZEROUPPER()
@@ -127,7 +182,7 @@ func (e *emitter) pairFunction(name string) error {
 // pairPointers sets the pair's load pointers from lo, which holds the
 // first block's address or one past the end: lo = lo < end ? lo : p,
 // hi = lo+64 < end ? lo+64 : lo. Branch-free (SBB), so no CMOV is needed.
-func (e *emitter) pairPointers(lo reg.GPPhysical) {
+func (e *backend) pairPointers(lo reg.GPPhysical) {
 	c, pp, s := e.ctx, e.pair, e.scratch
 	c.CMPQ(lo, pp.end)
 	c.SBBQ(s, s) // all ones if lo < end
@@ -141,23 +196,18 @@ func (e *emitter) pairPointers(lo reg.GPPhysical) {
 	c.LEAQ(Mem{Base: lo, Index: s, Scale: 1}, pp.hi)
 }
 
-// bmiRoundSteps returns the scalar instructions of round t of the pair's
-// block half, with BMI1/BMI2:
+// bmiRoundSteps returns the scalar instructions of round r with BMI1/BMI2:
 //
 //	e += W[t]+K;  e += f_t(b, c, d);  e += rorx(a, 27);  b = rorx(b, 2)
 //
-// Ch and Maj are each added into e as two halves with no bit in common.
-func (e *emitter) bmiRoundSteps(t, half int, v vars) []step {
-	c, pp := e.ctx, e.pair
+// The forms of Ch and Maj are those of the schedule; the ADD forms add
+// their two halves, which have no bit in common, into e one by one.
+func (e *backend) bmiRoundSteps(r sha1sched.Round, v vars) []step {
+	c := e.ctx
 	t1, t2 := reg.EDI, reg.R8L
-	wk := pp.slot(pp.cur, t)
-	wk.Disp += 16 * half
-	steps := []step{func() {
-		e.comment("Round %d of block %d", t, half)
-		c.ADDL(wk, v.e)
-	}}
-	switch t / 20 {
-	case 0: // Ch = (^b & d) + (b & c)
+	steps := []step{func() { c.ADDL(e.mem(r.WK.Record()), v.e) }}
+	switch {
+	case r.F == sha1sched.FCh && r.Ch == sha1sched.ChAdd: // (^b & d) + (b & c)
 		steps = append(steps,
 			func() { c.ANDNL(v.d, v.b, t1) },
 			func() { c.ADDL(t1, v.e) },
@@ -165,14 +215,22 @@ func (e *emitter) bmiRoundSteps(t, half int, v vars) []step {
 			func() { c.ANDL(v.b, t2) },
 			func() { c.ADDL(t2, v.e) },
 		)
-	case 1, 3: // Parity = b ^ c ^ d
+	case r.F == sha1sched.FCh: // ((c ^ d) & b) ^ d
+		steps = append(steps,
+			func() { c.MOVL(v.c, t1) },
+			func() { c.XORL(v.d, t1) },
+			func() { c.ANDL(v.b, t1) },
+			func() { c.XORL(v.d, t1) },
+			func() { c.ADDL(t1, v.e) },
+		)
+	case r.F == sha1sched.FParity: // b ^ c ^ d
 		steps = append(steps,
 			func() { c.MOVL(v.c, t1) },
 			func() { c.XORL(v.d, t1) },
 			func() { c.XORL(v.b, t1) },
 			func() { c.ADDL(t1, v.e) },
 		)
-	case 2: // Maj = (c & d) + (b & (c ^ d))
+	case r.Maj == sha1sched.MajAdd: // (c & d) + (b & (c ^ d))
 		steps = append(steps,
 			func() { c.MOVL(v.c, t1) },
 			func() { c.ANDL(v.d, t1) },
@@ -182,6 +240,28 @@ func (e *emitter) bmiRoundSteps(t, half int, v vars) []step {
 			func() { c.ANDL(v.b, t2) },
 			func() { c.ADDL(t2, v.e) },
 		)
+	case r.Maj == sha1sched.MajOr: // (b & c) | (d & (b | c))
+		steps = append(steps,
+			func() { c.MOVL(v.b, t1) },
+			func() { c.ORL(v.c, t1) },
+			func() { c.ANDL(v.d, t1) },
+			func() { c.MOVL(v.b, t2) },
+			func() { c.ANDL(v.c, t2) },
+			func() { c.ORL(t2, t1) },
+			func() { c.ADDL(t1, v.e) },
+		)
+	case r.Maj == sha1sched.MajXor: // ((b ^ c) & (c ^ d)) ^ c
+		steps = append(steps,
+			func() { c.MOVL(v.b, t1) },
+			func() { c.XORL(v.c, t1) },
+			func() { c.MOVL(v.c, t2) },
+			func() { c.XORL(v.d, t2) },
+			func() { c.ANDL(t2, t1) },
+			func() { c.XORL(v.c, t1) },
+			func() { c.ADDL(t1, v.e) },
+		)
+	default:
+		panic(fmt.Sprintf("sha1x86: no BMI form of %v in round %d", r.F, r.T)) // Validate rejects it first
 	}
 	steps = append(steps,
 		func() { c.RORXL(U8(27), v.a, t1) }, // rol5(a)

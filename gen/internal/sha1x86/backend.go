@@ -7,53 +7,43 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
-// emitter holds the register plan of one kernel while it is emitted.
-type emitter struct {
+type step = sha1sched.Step
+
+// backend is the x86 backend of sha1sched: it holds the register plan of
+// one kernel while the description is emitted through it. The pair kernel
+// (avx2.go) uses the same backend with its own driver.
+type backend struct {
 	ctx *build.Context
 	isa ISA
+	k   Kernel
 	p   Params
 
-	w          [windowGroups]reg.VecPhysical // the schedule window, group g in w[g%8]
-	t0, t1     reg.VecPhysical               // vector temporaries
-	bswap      reg.VecPhysical               // PSHUFB indexes reversing each 32-bit word
-	tmp        reg.GPPhysical                // scalar temporary
-	scratch    reg.GPPhysical                // tmp as a 64-bit register
-	hp         reg.GPPhysical                // *[5]uint32 state; only before h[0] (the same register) is set
-	h          [5]reg.GPPhysical             // the state, while the loop runs
-	endMem     Mem                           // end, on the stack
-	ptr        reg.GPPhysical                // this block; the next one from round 80-Lookahead on
-	end        reg.GPPhysical                // one past the last whole block, until stored in endMem (h[1] is the same register)
-	ktab, ring Mem                           // K table, and the W+K ring on the stack
-	bswapMem   Mem                           // the PSHUFB byte-swap indexes
-
-	model []ringEvent // ring accesses, in emission order
+	w          [8]reg.VecPhysical // the schedule window: sha1sched.Window(g) is w[g%8]
+	t0, t1     reg.VecPhysical    // sha1sched.T0 and T1
+	bswap      reg.VecPhysical    // PSHUFB indexes reversing each 32-bit word
+	tmp        reg.GPPhysical     // scalar temporary
+	scratch    reg.GPPhysical     // tmp as a 64-bit register
+	hp         reg.GPPhysical     // *[5]uint32 state; only before h[0] (the same register) is set
+	h          [5]reg.GPPhysical  // the state, while the loop runs
+	endMem     Mem                // end, on the stack
+	ptr        reg.GPPhysical     // this block; the next one from round 80-Lookahead on
+	end        reg.GPPhysical     // one past the last whole block, until stored in endMem (h[1] is the same register)
+	ktab, ring Mem                // K table, and the W+K ring on the stack
+	bswapMem   Mem                // the PSHUFB byte-swap indexes
 
 	lanes int       // blocks per vector register: 1, or 2 for the pair kernel
 	pair  *pairPlan // the pair kernel's buffers and pointers, else nil
 }
 
-// Generate emits the kernel block<ISA>(h *[5]uint32, p []byte) into ctx
-// (blockAVX, blockSSSE3): it absorbs len(p)/64 whole blocks of p into h.
-func Generate(ctx *build.Context, isa ISA, p Params) error {
-	return GenerateFunc(ctx, isa, p, "block"+upper(isa.Name()))
-}
-
-// GenerateFunc is Generate with the function named name.
-func GenerateFunc(ctx *build.Context, isa ISA, p Params, name string) error {
-	if err := p.Validate(); err != nil {
-		return err
-	}
-	return generate(ctx, isa, p, name)
-}
-
-// generate is GenerateFunc without the up-front Validate, so that tests can
-// show the ring model rejecting what Validate would have.
-func generate(ctx *build.Context, isa ISA, p Params, name string) error {
-	e := &emitter{
-		ctx: ctx, isa: isa, p: p,
-		w:     [windowGroups]reg.VecPhysical{reg.X0, reg.X1, reg.X2, reg.X3, reg.X4, reg.X5, reg.X6, reg.X7},
+// newBackend returns the backend of a one-block kernel, its constants
+// already emitted into ctx.
+func newBackend(ctx *build.Context, k Kernel, p Params) *backend {
+	e := &backend{
+		ctx: ctx, isa: k.isa(ctx), k: k, p: p,
+		w:     [8]reg.VecPhysical{reg.X0, reg.X1, reg.X2, reg.X3, reg.X4, reg.X5, reg.X6, reg.X7},
 		t0:    reg.X8,
 		t1:    reg.X9,
 		bswap: reg.X10,
@@ -63,18 +53,18 @@ func generate(ctx *build.Context, isa ISA, p Params, name string) error {
 		lanes: 1,
 	}
 	e.constants()
-	return e.function(name)
+	return e
 }
 
 // constants emits the read-only tables: K for each 20 rounds, four copies
 // per 16 bytes, and the PSHUFB indexes that byte-swap each 32-bit word.
-func (e *emitter) constants() {
+func (e *backend) constants() {
 	c := e.ctx
 	e.ktab = c.StaticGlobal("sha1K")
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
 	per := 4 * e.lanes // copies of each K
 	for i := 0; i < 4*per; i++ {
-		c.AddDatum(4*i, U32(roundK(20*(i/per))))
+		c.AddDatum(4*i, U32(sha1sched.K(20*(i/per))))
 	}
 	mask := c.StaticGlobal("sha1Bswap")
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
@@ -86,19 +76,20 @@ func (e *emitter) constants() {
 	e.bswapMem = mask
 }
 
-func (e *emitter) comment(format string, args ...any) { e.ctx.Commentf(format, args...) }
+// --- The function (sha1sched.Backend) ---
 
-// function emits the TEXT: argument loads, the prologue that fills the
-// ring for the first block, the loop body (its rounds up to where the
-// look-ahead reaches the next block, then the rest), the copy of the last
-// rounds that finishes the last block without the look-ahead, and the
-// store of h.
-func (e *emitter) function(name string) error {
+func (e *backend) Comment(format string, args ...any) { e.ctx.Commentf(format, args...) }
+func (e *backend) Label(name string)                  { e.ctx.Label(name) }
+func (e *backend) Jump(label string)                  { e.ctx.JMP(LabelRef(label)) }
+
+// Begin emits the TEXT, the argument loads, h into registers, round 0's
+// plain b, and the byte-swap indexes; the ring and end live on the stack.
+func (e *backend) Begin(name string) {
 	c := e.ctx
 	e.begin(name, attr.NOSPLIT, "with the "+e.isa.Name()+" instruction set")
-	e.ring = c.AllocLocal(4 * ringWords)
+	e.ring = c.AllocLocal(4 * sha1sched.RingWords)
 	e.endMem = c.AllocLocal(8)
-	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L}
+	v := e.vars(0)
 	e.loadArgs(e.end, e.endMem, v)
 	c.Comment("h kept in registers until the end.")
 	for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
@@ -106,70 +97,38 @@ func (e *emitter) function(name string) error {
 	}
 	c.MOVL(v.b, v.carry) // round 0's plain b
 	e.isa.Load(e.bswap, e.bswapMem)
+}
 
-	c.Comment(fmt.Sprintf("Prologue: W+K for rounds 0..%d of the first block.", e.p.Lookahead-1))
-	for r := -e.p.Lookahead; r < 0; r++ {
-		for _, s := range e.precalc(r) {
-			s()
-		}
-	}
-	prologue := e.model
-	e.model = nil
-
-	c.Label("loop")
-	// From round first on, the rounds host the look-ahead's steps for the
-	// next block (its groups 0..3), which load from it. There the loop
-	// advances to that block; after the last block it branches to a copy of
-	// the remaining rounds without the look-ahead, so nothing past the input
-	// is read and no block pointer has to be chosen without a branch.
-	first := 80 - e.p.Lookahead
-	for t := 0; t < first; t++ {
-		e.merge(e.roundSteps(t, v), e.precalc(t))
-		v = v.next()
-	}
-	head := e.model
-	e.model = nil
-	c.Comment("Advance to the next block, or finish the last one without the look-ahead.")
+func (e *backend) Advance(label string) {
+	c := e.ctx
 	c.ADDQ(U8(64), e.ptr)
 	c.CMPQ(e.ptr, e.endMem)
-	c.JAE(LabelRef("last"))
-	vLast := v
-	for t := first; t < 80; t++ {
-		e.merge(e.roundSteps(t, v), e.precalc(t))
-		v = v.next()
-	}
-	next := e.model
-	e.model = nil
-	for i, r := range e.sum(v) {
-		c.MOVL(r, e.h[i])
-	}
-	c.MOVL(v.carry, v.b) // b itself, not rol5(b), for round 0
-	c.JMP(LabelRef("loop"))
+	c.JAE(LabelRef(label))
+}
 
-	c.Label("last")
-	v = vLast
-	for t := first; t < 80; t++ {
-		e.merge(e.roundSteps(t, v), nil)
-		v = v.next()
+func (e *backend) NextBlock() {
+	v := e.vars(80)
+	for i, r := range e.sum(v) {
+		e.ctx.MOVL(r, e.h[i])
 	}
-	if err := checkRing(prologue, head, next, e.model); err != nil {
-		return fmt.Errorf("%s with %s: %w", name, e.p, err)
-	}
+	e.ctx.MOVL(v.carry, v.b) // b itself, not rol5(b), for round 0
+}
+
+func (e *backend) Finish() {
+	c := e.ctx
 	c.Comment("Store h.")
 	c.Load(c.Param("h"), e.ptr)
-	for i, r := range e.sum(v) {
+	for i, r := range e.sum(e.vars(80)) {
 		c.MOVL(r, Mem{Base: e.ptr, Disp: 4 * i})
 	}
-
 	c.Label("done")
 	c.RET()
-	return nil
 }
 
 // sum emits a..e += h, with b the plain copy in carry, and returns the
 // registers holding the sums: the new h, and the next block's a..e.
-func (e *emitter) sum(v vars) []reg.GPPhysical {
-	e.comment("a..e += h (b is the plain copy in carry).")
+func (e *backend) sum(v vars) []reg.GPPhysical {
+	e.Comment("a..e += h (b is the plain copy in carry).")
 	regs := []reg.GPPhysical{v.a, v.carry, v.c, v.d, v.e}
 	for i, r := range regs {
 		e.ctx.ADDL(e.h[i], r)
@@ -180,13 +139,14 @@ func (e *emitter) sum(v vars) []reg.GPPhysical {
 // begin starts the TEXT name with attributes attrs, its signature and doc
 // (how says how it hashes), and the schedule as a comment in the body, since
 // avo prints no TEXT doc.
-func (e *emitter) begin(name string, attrs attr.Attribute, how string) {
+func (e *backend) begin(name string, attrs attr.Attribute, how string) {
 	c := e.ctx
+	sched := fmt.Sprintf("Schedule: %s.", e.k.Schedule(e.p))
 	c.Function(name)
 	c.Attributes(attrs)
 	c.SignatureExpr("func(h *[5]uint32, p []byte)")
-	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, "+how+".", fmt.Sprintf("Schedule: %s.", e.p))
-	c.Comment(fmt.Sprintf("Schedule: %s.", e.p))
+	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, "+how+".", sched)
+	c.Comment(sched)
 }
 
 // BlockArgs emits the start of every SHA-1 block function's body,
@@ -205,7 +165,7 @@ func BlockArgs(c *build.Context, hp, ptr, end reg.GPPhysical) {
 
 // loadArgs emits BlockArgs with end computed in scratch and stored into
 // endMem, then loads the working variables a..e of v from h.
-func (e *emitter) loadArgs(scratch reg.GPPhysical, endMem Mem, v vars) {
+func (e *backend) loadArgs(scratch reg.GPPhysical, endMem Mem, v vars) {
 	c := e.ctx
 	BlockArgs(c, e.hp, e.ptr, scratch)
 	c.MOVQ(scratch, endMem)
@@ -215,35 +175,111 @@ func (e *emitter) loadArgs(scratch reg.GPPhysical, endMem Mem, v vars) {
 	}
 }
 
-// precalc returns the vector steps that round r hosts: one quarter of the
-// group holding word r+Lookahead. Rounds 80-Lookahead..79 host the first
-// groups of the next block, which ptr points at by then; negative rounds
-// are the prologue.
-func (e *emitter) precalc(r int) []step {
-	w := r + e.p.Lookahead
-	return e.chunk(e.groupSteps(w/wordsPerGroup, e.ptr), w%wordsPerGroup)
+// --- The vector schedule (sha1sched.Backend) ---
+
+// Rotate: SSE and AVX rotate a register in place with two shifts and an OR.
+func (e *backend) Rotate() sha1sched.RotateShape { return sha1sched.RotateInPlace }
+
+// v is the register of role r.
+func (e *backend) v(r sha1sched.VReg) reg.VecPhysical {
+	switch {
+	case r.WindowIndex() >= 0:
+		return e.w[r.WindowIndex()]
+	case r == sha1sched.T0:
+		return e.t0
+	case r == sha1sched.T1:
+		return e.t1
+	}
+	panic(fmt.Sprintf("sha1x86: no register for %v", r))
 }
 
-// merge emits a round's scalar steps with its vector steps after the first
-// scalar step (the ring read): all together when Params.Placement is
-// "front", else spread evenly between the scalar steps.
-func (e *emitter) merge(scalar, vector []step) {
-	n, m := len(scalar), len(vector)
-	k := 0
-	for i, s := range scalar {
-		s()
-		for ; k < m && (e.p.Placement == "front" || k*(n-1)/m <= i); k++ {
-			vector[k]()
+// Vector lowers op to the ISA's instructions, one step each.
+func (e *backend) Vector(op sha1sched.VOp) []step {
+	x := e.isa
+	reg := func(r sha1sched.VReg) reg.VecPhysical {
+		if r == sha1sched.NoReg {
+			return nil
 		}
+		return e.v(r)
 	}
+	d, a, b, s := reg(op.Dst), reg(op.A), reg(op.B), reg(op.Scratch)
+	switch op.Kind {
+	case sha1sched.LoadBE:
+		return []step{
+			func() { e.loadGroup(d, op.Group) },
+			func() { x.Shuffle(d, d, e.bswap) },
+		}
+	case sha1sched.Xor:
+		return []step{func() { x.Xor(d, a, b) }}
+	case sha1sched.Straddle:
+		return []step{func() { e.straddle(d, b, a) }}
+	case sha1sched.WordsDown:
+		return []step{func() { x.ShrBytes(d, a, 4*op.N) }}
+	case sha1sched.WordsUp:
+		return []step{func() { x.ShlBytes(d, a, 4*op.N) }}
+	case sha1sched.Rol:
+		if d != a || s == nil {
+			panic(fmt.Sprintf("sha1x86: %v: a rotate here works in place, with a scratch register", op))
+		}
+		if op.N == 1 {
+			return []step{
+				func() { x.Add32(s, a, a) }, // a << 1, on the adders rather than the shifter
+				func() { x.Shr32(a, a, 31) },
+				func() { x.Or(a, a, s) },
+			}
+		}
+		return []step{
+			func() { x.Shr32(s, a, 32-op.N) },
+			func() { x.Shl32(a, a, op.N) },
+			func() { x.Or(a, a, s) },
+		}
+	case sha1sched.XorRol:
+		// The two halves of rol(a) share no bit: XOR each into d.
+		return []step{
+			func() { x.Shl32(s, a, op.N) },
+			func() { x.Shr32(a, a, 32-op.N) },
+			func() { x.Xor(d, d, s) },
+			func() { x.Xor(d, d, a) },
+		}
+	case sha1sched.AddK:
+		return []step{func() { x.AddMem32(d, a, e.kConst(op.Word)) }}
+	case sha1sched.Store:
+		return []step{func() { x.Store(e.mem(op.WK.Record()), a) }}
+	}
+	panic(fmt.Sprintf("sha1x86: no lowering of %v", op))
 }
 
-func upper(s string) string {
-	b := []byte(s)
-	for i, ch := range b {
-		if 'a' <= ch && ch <= 'z' {
-			b[i] = ch - 'a' + 'A'
-		}
+// straddle sets dst to the middle four words of hi:lo, [lo2 lo3 hi0 hi1],
+// as Params.Align says. dst must not be hi.
+func (e *backend) straddle(dst, hi, lo reg.VecPhysical) {
+	if e.p.Align == AlignUnpack {
+		e.isa.Shuffle32(dst, lo, 0x4e) // [lo2 lo3 lo0 lo1]
+		e.isa.UnpackLo64(dst, dst, hi)
+		return
 	}
-	return string(b)
+	e.isa.Align(dst, hi, lo, 8)
+}
+
+// kConst is the memory operand holding K for word t, replicated in every lane.
+func (e *backend) kConst(t int) Mem { return e.ktab.Offset(e.lanes * 16 * (t / 20)) }
+
+// loadGroup loads the message words 4g..4g+3 of the block being loaded
+// into w: with two lanes, those of the pair's second block (at the pair's
+// hi pointer) into the high lane.
+func (e *backend) loadGroup(w reg.VecPhysical, g int) {
+	if e.pair == nil {
+		e.isa.Load(w, Mem{Base: e.ptr, Disp: 16 * g})
+		return
+	}
+	e.isa.Load(w.AsX().(reg.VecPhysical), Mem{Base: e.pair.lo, Disp: 16 * g})
+	e.ctx.VINSERTI128(U8(1), Mem{Base: e.pair.hi, Disp: 16 * g}, w, w)
+}
+
+// mem is the memory of a W+K slot: in the ring on the stack, or in the
+// pair kernel's buffer that the slot's register points at.
+func (e *backend) mem(s sha1sched.Slot) Mem {
+	if e.pair != nil {
+		return Mem{Base: e.pair.bufReg(s.Buf), Disp: s.Off}
+	}
+	return e.ring.Offset(s.Off)
 }

@@ -41,12 +41,12 @@ type ISA interface {
 	UnpackLo64(dst, a, b reg.VecPhysical)
 }
 
-// SSSE3 returns the ISA of the "ssse3" kernel: SSE2 and SSSE3 (PSHUFB,
+// newSSE returns the ISA of the "ssse3" kernel: SSE2 and SSSE3 (PSHUFB,
 // PALIGNR), two-operand encodings.
-func SSSE3(ctx *build.Context) ISA { return sse{ctx} }
+func newSSE(ctx *build.Context) ISA { return sse{ctx} }
 
-// AVX returns the ISA of the "avx" kernel: VEX three-operand encodings.
-func AVX(ctx *build.Context) ISA { return avx{ctx} }
+// newAVX returns the ISA of the "avx" kernel: VEX three-operand encodings.
+func newAVX(ctx *build.Context) ISA { return avx{ctx} }
 
 type sse struct{ ctx *build.Context }
 

@@ -1,85 +1,145 @@
 package sha1x86
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
+	"github.com/simdhash/simdhash/gen/internal/avogen"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
+// generated returns the assembly of kernel k with p, without its first
+// line (the command, which names the flags).
+func generated(t *testing.T, k Kernel, p Params) string {
+	t.Helper()
+	ctx := build.NewContext()
+	ctx.ConstraintExpr("amd64")
+	if err := k.Generate(ctx, p, ""); err != nil {
+		t.Fatalf("%s %s: %v", k.Name, k.Schedule(p), err)
+	}
+	out := filepath.Join(t.TempDir(), "k.s")
+	if err := avogen.Write(ctx, out, "sha1", []string{"test"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(b), "\n")
+	return body
+}
+
 // Every look-ahead that Validate accepts passes the ring model, for both
-// instruction sets.
+// one-block instruction sets.
 func TestLookaheadRange(t *testing.T) {
-	for _, isa := range []func(*build.Context) ISA{SSSE3, AVX} {
-		for l := 4; l <= ringWords; l++ {
-			ctx := build.NewContext()
-			x := isa(ctx)
-			p := DefaultParams(x.Name())
-			p.Lookahead = l
-			if err := Generate(ctx, x, p); err != nil {
-				t.Errorf("lookahead %d: %v", l, err)
+	for _, k := range []Kernel{SSSE3, AVX} {
+		for l := 4; l <= sha1sched.RingWords; l++ {
+			p := k.Defaults()
+			p.Lookahead = sha1sched.Lookahead(l)
+			if err := k.Generate(build.NewContext(), p, ""); err != nil {
+				t.Errorf("%s lookahead %d: %v", k.Name, l, err)
 			}
 		}
 	}
 }
 
-// The ring model, not only Validate, rejects look-aheads the ring cannot
-// hold: too short, and a round reads a slot its group has not stored yet;
-// too long, and a store overwrites a word not yet read.
-func TestRingModelRejects(t *testing.T) {
-	for _, l := range []int{1, 2, 3, ringWords + 1, ringWords + 4} {
-		p := DefaultParams("avx")
-		p.Lookahead = l
-		if err := p.Validate(); err == nil {
-			t.Errorf("Validate accepted lookahead %d", l)
+// Every knob a kernel registers changes the code it generates (the knobs
+// are honest), and the schedule line names the value. The schedule line
+// itself is left out of the comparison.
+func TestEveryKnobChangesCode(t *testing.T) {
+	for _, k := range Kernels {
+		base := k.Defaults()
+		strip := func(s string, p Params) string {
+			line := "// Schedule: " + k.Schedule(p) + "."
+			if !strings.Contains(s, line) {
+				t.Fatalf("%s: the generated file lacks the schedule line %q", k.Name, line)
+			}
+			return strings.ReplaceAll(s, line, "")
 		}
-		ctx := build.NewContext()
-		err := generate(ctx, AVX(ctx), p, "blockAVX")
-		if err == nil || !strings.Contains(err.Error(), "would read W+K ring slot") {
-			t.Errorf("lookahead %d: ring model said %v, want a ring slot error", l, err)
+		want := strip(generated(t, k, base), base)
+		variants := k.Variants(base)
+		if len(variants) == 0 {
+			t.Fatalf("%s: no variants", k.Name)
+		}
+		for _, p := range variants {
+			if got := strip(generated(t, k, p), p); got == want {
+				t.Errorf("%s %s generates the same code as %s", k.Name, k.Schedule(p), k.Schedule(base))
+			}
 		}
 	}
 }
 
-// Every knob value is accepted by Validate, and Validate rejects a value
-// that is not one of them, naming the flag.
+// Each kernel registers exactly the knobs it honours: avx2 has no
+// look-ahead or rotate knob, the one-block kernels have all six.
+func TestKnobLists(t *testing.T) {
+	want := map[string]string{
+		"ssse3": "lookahead placement ch maj rotate align",
+		"avx":   "lookahead placement ch maj rotate align",
+		"avx2":  "placement ch maj align",
+	}
+	for _, k := range Kernels {
+		p := k.Defaults()
+		var got []string
+		for _, kn := range k.Knobs(&p) {
+			got = append(got, kn.Spec().Flag)
+		}
+		if strings.Join(got, " ") != want[k.Name] {
+			t.Errorf("%s registers %v, want %s", k.Name, got, want[k.Name])
+		}
+	}
+}
+
+// Every variant is valid; a knob value outside its choices is rejected,
+// naming the flag; Set rejects a name that is not a choice.
 func TestValidateKnobs(t *testing.T) {
-	for _, p := range Variants(DefaultParams("avx")) {
-		if err := p.Validate(); err != nil {
-			t.Errorf("%s: %v", p, err)
+	for _, k := range Kernels {
+		for _, p := range k.Variants(k.Defaults()) {
+			if err := k.Validate(p); err != nil {
+				t.Errorf("%s %s: %v", k.Name, k.Schedule(p), err)
+			}
 		}
 	}
 	for _, bad := range []func(*Params){
-		func(p *Params) { p.Placement = "middle" },
-		func(p *Params) { p.Maj = "nand" },
-		func(p *Params) { p.Rotate = "ror" },
-		func(p *Params) { p.Align = "" },
+		func(p *Params) { p.Placement = 3 },
+		func(p *Params) { p.Maj = -1 },
+		func(p *Params) { p.Rotate = 7 },
+		func(p *Params) { p.Align = 2 },
 	} {
-		p := DefaultParams("avx")
+		p := AVX.Defaults()
 		bad(&p)
-		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "want one of") {
-			t.Errorf("%s: Validate said %v", p, err)
+		if err := AVX.Validate(p); err == nil || !strings.Contains(err.Error(), "want one of") {
+			t.Errorf("%s: Validate said %v", AVX.Schedule(p), err)
 		}
+	}
+	p := AVX.Defaults()
+	for _, set := range []struct{ knob, value string }{{"placement", "middle"}, {"maj", "nand"}, {"rotate", "ror"}, {"align", ""}} {
+		for _, kn := range AVX.Knobs(&p) {
+			if kn.Spec().Flag == set.knob {
+				if err := kn.Set(set.value); err == nil || !strings.Contains(err.Error(), "want one of") {
+					t.Errorf("-%s=%q: Set said %v", set.knob, set.value, err)
+				}
+			}
+		}
+	}
+	if p != AVX.Defaults() {
+		t.Errorf("a rejected Set changed the params: %s", AVX.Schedule(p))
 	}
 }
 
-// A burst placement stores a group's W+K in the first of its four rounds,
-// three rounds earlier than spread: with the longest look-ahead that
-// overwrites words not yet read, and the ring model must say so.
+// A burst placement with the longest look-ahead is rejected with the
+// reason; the longest it allows generates.
 func TestBurstNeedsShorterLookahead(t *testing.T) {
-	p := DefaultParams("avx")
-	p.Placement = "burst"
-	p.Lookahead = ringWords
-	if err := p.Validate(); err == nil {
-		t.Errorf("%s: Validate accepted it", p)
+	p := AVX.Defaults()
+	p.Placement = sha1sched.Burst
+	p.Lookahead = sha1sched.RingWords
+	if err := AVX.Generate(build.NewContext(), p, ""); err == nil || !strings.Contains(err.Error(), "burst") {
+		t.Errorf("%s: Generate said %v", AVX.Schedule(p), err)
 	}
-	ctx := build.NewContext()
-	if err := generate(ctx, AVX(ctx), p, "blockAVX"); err == nil || !strings.Contains(err.Error(), "would read W+K ring slot") {
-		t.Errorf("%s: the ring model said %v, want a ring slot error", p, err)
-	}
-	p.Lookahead = ringWords - 3
-	ctx = build.NewContext()
-	if err := Generate(ctx, AVX(ctx), p); err != nil {
-		t.Errorf("%s: %v", p, err)
+	p.Fit()
+	if err := AVX.Generate(build.NewContext(), p, ""); err != nil {
+		t.Errorf("%s: %v", AVX.Schedule(p), err)
 	}
 }

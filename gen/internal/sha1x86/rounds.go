@@ -5,6 +5,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
 // vars names the registers of the scalar rounds. The working variables
@@ -30,9 +31,15 @@ func (v vars) next() vars {
 	return vars{a: v.e, b: v.a, c: v.b, d: v.c, e: v.d, carry: v.spare, spare: v.carry, bRotated: true}
 }
 
-// roundK returns SHA-1's constant for round t (FIPS 180-4, 4.2.1).
-func roundK(t int) uint32 {
-	return [4]uint32{0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6}[t/20]
+// vars returns the registers of round t of the one-block kernels (t = 80:
+// after the last round). Every block starts from the same names, as 80 is
+// a multiple of both the five names and the carry/spare pair.
+func (e *backend) vars(t int) vars {
+	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L}
+	for ; t > 0; t-- {
+		v = v.next()
+	}
+	return v
 }
 
 // A carried value: what round t finds in carry, given f_t and the Maj form.
@@ -45,17 +52,20 @@ const (
 )
 
 // carryFor returns what round t needs in carry.
-func (e *emitter) carryFor(t int) carried {
+func (e *backend) carryFor(t int) carried {
 	switch {
 	case t >= 80:
 		return carryB // h += b at the end of the block needs the plain b
-	case t/20 == 1 || t/20 == 3:
+	case sha1sched.F(t) == sha1sched.FParity:
 		return carryBxD
-	case t/20 == 2 && e.p.Maj == "xor":
+	case sha1sched.F(t) == sha1sched.FMaj && e.p.Maj == sha1sched.MajXor:
 		return carryBxC
 	}
 	return carryB
 }
+
+// Round returns the scalar steps of round r (sha1sched.Backend).
+func (e *backend) Round(r sha1sched.Round) []step { return e.roundSteps(r, e.vars(r.T)) }
 
 // roundSteps returns the scalar instructions of round t:
 //
@@ -67,12 +77,9 @@ func (e *emitter) carryFor(t int) carried {
 // fold; it follows f because on llvm-mca's Sandy Bridge model that spreads
 // the rotates, which only two ports take, better than ending the round
 // with both.
-func (e *emitter) roundSteps(t int, v vars) []step {
-	c := e.ctx
-	steps := []step{func() {
-		e.comment("Round %d", t)
-		c.ADDL(e.readWK(t), v.e)
-	}}
+func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
+	c, t := e.ctx, r.T
+	steps := []step{func() { c.ADDL(e.mem(r.WK.Record()), v.e) }}
 	steps = append(steps, e.fSteps(t, v)...)
 	// rol30(b): from b itself in round 0, else from rol5(b).
 	if v.bRotated {
@@ -99,7 +106,7 @@ func (e *emitter) roundSteps(t int, v vars) []step {
 
 // fSteps computes f_t(b, c, d) into carry, which holds carryFor(t). c is
 // XORed with d in place and restored, rather than copied.
-func (e *emitter) fSteps(t int, v vars) []step {
+func (e *backend) fSteps(t int, v vars) []step {
 	c, x := e.ctx, v.carry
 	switch e.carryFor(t) {
 	case carryBxD: // Parity = (b ^ d) ^ c
@@ -112,7 +119,7 @@ func (e *emitter) fSteps(t int, v vars) []step {
 			func() { c.XORL(v.c, x) },
 		}
 	}
-	if t/20 == 0 && e.p.Ch == "add" { // Ch = (~b & d) + (b & c): the halves share no bit
+	if sha1sched.F(t) == sha1sched.FCh && e.p.Ch == sha1sched.ChAdd { // Ch = (~b & d) + (b & c): the halves share no bit
 		tmp := e.tmp
 		return []step{
 			func() { c.MOVL(x, tmp) },
@@ -122,7 +129,7 @@ func (e *emitter) fSteps(t int, v vars) []step {
 			func() { c.ANDL(v.c, x) },
 		}
 	}
-	if t/20 == 0 { // Ch = ((c ^ d) & b) ^ d
+	if sha1sched.F(t) == sha1sched.FCh { // Ch = ((c ^ d) & b) ^ d
 		return []step{
 			func() { c.XORL(v.d, v.c) },
 			func() { c.ANDL(v.c, x) },
@@ -132,7 +139,7 @@ func (e *emitter) fSteps(t int, v vars) []step {
 	}
 	tmp := e.tmp
 	switch e.p.Maj {
-	case "or": // Maj = (b & c) | (d & (b | c))
+	case sha1sched.MajOr: // Maj = (b & c) | (d & (b | c))
 		return []step{
 			func() { c.MOVL(x, tmp) },
 			func() { c.ORL(v.c, tmp) },
@@ -140,7 +147,7 @@ func (e *emitter) fSteps(t int, v vars) []step {
 			func() { c.ANDL(v.c, x) },
 			func() { c.ORL(tmp, x) },
 		}
-	case "add": // Maj = (c & d) + (b & (c ^ d)): the halves share no bit
+	case sha1sched.MajAdd: // Maj = (c & d) + (b & (c ^ d)): the halves share no bit
 		return []step{
 			func() { c.MOVL(v.c, tmp) },
 			func() { c.ANDL(v.d, tmp) },
@@ -150,16 +157,16 @@ func (e *emitter) fSteps(t int, v vars) []step {
 			func() { c.XORL(v.d, v.c) },
 		}
 	}
-	panic(fmt.Sprintf("sha1x86: no f for round %d with maj=%s", t, e.p.Maj)) // Validate rejects it first
+	panic(fmt.Sprintf("sha1x86: no f for round %d with maj=%v", t, e.p.Maj)) // Validate rejects it first
 }
 
 // rotl rotates r left by n bits in place, as Params.Rotate says.
-func (e *emitter) rotl(r reg.GPPhysical, n int) []step {
+func (e *backend) rotl(r reg.GPPhysical, n int) []step {
 	c, tmp := e.ctx, e.tmp
 	switch e.p.Rotate {
-	case "shld":
+	case RotateShld:
 		return []step{func() { c.SHLL(U8(n), r, r) }} // SHLD of r with itself
-	case "shift":
+	case RotateShift:
 		return []step{
 			func() { c.MOVL(r, tmp) },
 			func() { c.SHLL(U8(n), r) },

@@ -1,0 +1,274 @@
+package sha1sched
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// This file is a backend for a model machine: instead of assembly, it
+// emits Go closures, which a small interpreter runs on real inputs. Its
+// vector operations act on four 32-bit lanes, its scalar ones take three
+// operands (as on ARM), it has no flags and it keeps the W+K ring in a
+// slice. The tests run the whole description through it, for every
+// schedule and both rotate shapes, and compare with FIPS 180-4: the
+// description is checked without any target, and the Backend interface is
+// shown to suffice for a machine that is not x86.
+
+// poison is what the model writes into a register an operation may
+// clobber, so that a description relying on its old value fails.
+const poison = 0xdead_beef
+
+// cpu is the model machine's state.
+type cpu struct {
+	v    [VRegs][4]uint32
+	r    [8]uint32 // the five working variables (renamed by round) and two temporaries
+	h    [5]uint32
+	ring [RingWords]uint32
+	msg  []byte
+	ptr  int // this block's offset in msg
+	end  int // one past the last whole block
+	pc   int
+	err  error
+}
+
+type instr func(m *cpu)
+
+// model is the backend: it appends instructions to prog.
+type model struct {
+	shape  RotateShape
+	prog   []instr
+	labels map[string]int
+	text   []string // the program, one line per instruction, for failure reports
+}
+
+func newModel(shape RotateShape) *model { return &model{shape: shape, labels: map[string]int{}} }
+
+func (b *model) emit(text string, in instr) {
+	b.prog = append(b.prog, in)
+	b.text = append(b.text, text)
+}
+
+func (b *model) jumpTo(label string) instr {
+	return func(m *cpu) { m.pc = b.labels[label] - 1 } // the interpreter adds 1
+}
+
+func (b *model) Rotate() RotateShape { return b.shape }
+
+func (b *model) Comment(format string, args ...any) {}
+func (b *model) Label(name string)                  { b.labels[name] = len(b.prog) }
+func (b *model) Jump(label string)                  { b.emit("jump "+label, b.jumpTo(label)) }
+
+func (b *model) Begin(name string) {
+	b.emit("begin", func(m *cpu) {
+		m.ptr, m.end = 0, len(m.msg)&^63
+		if m.end == 0 {
+			b.jumpTo("done")(m)
+			return
+		}
+		copy(m.r[:5], m.h[:])
+	})
+}
+
+func (b *model) Advance(label string) {
+	to := b.jumpTo(label)
+	b.emit("advance", func(m *cpu) {
+		m.ptr += 64
+		if m.ptr >= m.end {
+			to(m)
+		}
+	})
+}
+
+func (b *model) NextBlock() {
+	b.emit("next block", func(m *cpu) {
+		for i := range m.h {
+			m.h[i] += m.r[name(i, 80)]
+		}
+		for i := range m.h {
+			m.r[name(i, 0)] = m.h[i]
+		}
+	})
+}
+
+func (b *model) Finish() {
+	b.emit("finish", func(m *cpu) {
+		for i := range m.h {
+			m.h[i] += m.r[name(i, 80)]
+		}
+	})
+	b.Label("done")
+	b.emit("return", func(m *cpu) { m.pc = len(b.prog) })
+}
+
+// name is the register of working variable i (a = 0 .. e = 4) in round t:
+// each round's new a is written into the register of its e.
+func name(i, t int) int { return ((i-t)%5 + 5) % 5 }
+
+// The temporaries of the rounds.
+const (
+	rT = 5
+	rU = 6
+)
+
+// Round emits round r with three-operand scalar operations, one step each.
+func (b *model) Round(r Round) []Step {
+	a, bb, c, d, e := name(0, r.T), name(1, r.T), name(2, r.T), name(3, r.T), name(4, r.T)
+	op := func(text string, f func(x *[8]uint32)) Step {
+		return func() { b.emit(text, func(m *cpu) { f(&m.r) }) }
+	}
+	steps := []Step{func() {
+		s := r.WK.Record()
+		b.emit(fmt.Sprintf("e += ring[%d]", s.Off/4), func(m *cpu) { m.r[e] += m.ring[s.Off/4] })
+	}}
+	switch {
+	case r.F == FCh && r.Ch == ChXor:
+		steps = append(steps,
+			op("t = c ^ d", func(x *[8]uint32) { x[rT] = x[c] ^ x[d] }),
+			op("t &= b", func(x *[8]uint32) { x[rT] &= x[bb] }),
+			op("t ^= d", func(x *[8]uint32) { x[rT] ^= x[d] }),
+			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
+	case r.F == FCh && r.Ch == ChAdd:
+		steps = append(steps,
+			op("t = d &^ b", func(x *[8]uint32) { x[rT] = x[d] &^ x[bb] }),
+			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }),
+			op("t = b & c", func(x *[8]uint32) { x[rT] = x[bb] & x[c] }),
+			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
+	case r.F == FParity:
+		steps = append(steps,
+			op("t = b ^ c", func(x *[8]uint32) { x[rT] = x[bb] ^ x[c] }),
+			op("t ^= d", func(x *[8]uint32) { x[rT] ^= x[d] }),
+			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
+	case r.Maj == MajXor:
+		steps = append(steps,
+			op("t = b ^ c", func(x *[8]uint32) { x[rT] = x[bb] ^ x[c] }),
+			op("u = c ^ d", func(x *[8]uint32) { x[rU] = x[c] ^ x[d] }),
+			op("t &= u", func(x *[8]uint32) { x[rT] &= x[rU] }),
+			op("t ^= c", func(x *[8]uint32) { x[rT] ^= x[c] }),
+			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
+	case r.Maj == MajOr:
+		steps = append(steps,
+			op("t = b | c", func(x *[8]uint32) { x[rT] = x[bb] | x[c] }),
+			op("t &= d", func(x *[8]uint32) { x[rT] &= x[d] }),
+			op("u = b & c", func(x *[8]uint32) { x[rU] = x[bb] & x[c] }),
+			op("t |= u", func(x *[8]uint32) { x[rT] |= x[rU] }),
+			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
+	case r.Maj == MajAdd:
+		steps = append(steps,
+			op("t = c & d", func(x *[8]uint32) { x[rT] = x[c] & x[d] }),
+			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }),
+			op("t = c ^ d", func(x *[8]uint32) { x[rT] = x[c] ^ x[d] }),
+			op("t &= b", func(x *[8]uint32) { x[rT] &= x[bb] }),
+			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
+	default:
+		panic(fmt.Sprintf("model: no form for %v", r))
+	}
+	return append(steps,
+		op("e += a ror 27", func(x *[8]uint32) { x[e] += bits.RotateLeft32(x[a], 5) }),
+		op("b = b ror 2", func(x *[8]uint32) { x[bb] = bits.RotateLeft32(x[bb], 30) }),
+	)
+}
+
+// Vector emits op as one instruction, checking its operand contract as it
+// runs.
+func (b *model) Vector(op VOp) []Step {
+	return []Step{func() {
+		var slot Slot
+		if op.Kind == Store {
+			slot = op.WK.Record()
+		}
+		b.emit(op.String(), func(m *cpu) {
+			if err := m.vector(op, slot, b.shape); err != nil && m.err == nil {
+				m.err = err
+			}
+		})
+	}}
+}
+
+// vector runs op on m; slot is a Store's.
+func (m *cpu) vector(op VOp, slot Slot, shape RotateShape) error {
+	v := &m.v
+	rol := func(x [4]uint32, n int) (y [4]uint32) {
+		for i := range x {
+			y[i] = bits.RotateLeft32(x[i], n)
+		}
+		return y
+	}
+	switch op.Kind {
+	case LoadBE:
+		at := m.ptr + 16*op.Group
+		if at < 0 || at+16 > m.end {
+			return fmt.Errorf("%v loads bytes %d..%d, outside the whole blocks (%d bytes)", op, at, at+15, m.end)
+		}
+		for i := range 4 {
+			v[op.Dst][i] = binary.BigEndian.Uint32(m.msg[at+4*i:])
+		}
+	case Xor:
+		for i := range 4 {
+			v[op.Dst][i] = v[op.A][i] ^ v[op.B][i]
+		}
+	case Straddle:
+		if op.Dst == op.A || op.Dst == op.B {
+			return fmt.Errorf("%v: Straddle writes one of its sources", op)
+		}
+		v[op.Dst] = [4]uint32{v[op.A][2], v[op.A][3], v[op.B][0], v[op.B][1]}
+	case WordsDown:
+		var y [4]uint32
+		copy(y[:], v[op.A][op.N:])
+		v[op.Dst] = y
+	case WordsUp:
+		var y [4]uint32
+		copy(y[op.N:], v[op.A][:])
+		v[op.Dst] = y
+	case Rol:
+		switch {
+		case shape == RotateInPlace && (op.Dst != op.A || op.Scratch == NoReg):
+			return fmt.Errorf("%v: an in-place rotate needs Dst = A and a scratch", op)
+		case shape == RotateInto && (op.Dst == op.A || op.Scratch != NoReg):
+			return fmt.Errorf("%v: a rotate into another register needs Dst != A and no scratch", op)
+		}
+		v[op.Dst] = rol(v[op.A], op.N)
+		if op.Scratch != NoReg {
+			v[op.Scratch] = [4]uint32{poison, poison, poison, poison}
+		}
+	case XorRol:
+		if shape != RotateInPlace {
+			return fmt.Errorf("%v: XorRol is for in-place rotates only", op)
+		}
+		r := rol(v[op.A], op.N)
+		for i := range 4 {
+			v[op.Dst][i] ^= r[i]
+		}
+		v[op.A] = [4]uint32{poison, poison, poison, poison}
+		v[op.Scratch] = [4]uint32{poison, poison, poison, poison}
+	case AddK:
+		for i := range 4 {
+			v[op.Dst][i] = v[op.A][i] + K(op.Word)
+		}
+	case Store:
+		for i := range 4 {
+			m.ring[slot.Off/4+i] = v[op.A][i]
+		}
+	default:
+		return fmt.Errorf("model: no operation %v", op.Kind)
+	}
+	return nil
+}
+
+// run runs the program on h and msg, and returns the new h.
+func (b *model) run(h [5]uint32, msg []byte) ([5]uint32, error) {
+	m := &cpu{h: h, msg: msg}
+	for i := range m.v {
+		m.v[i] = [4]uint32{poison, poison, poison, poison}
+	}
+	for steps := 0; m.pc < len(b.prog); m.pc++ {
+		if steps++; steps > 10000*(len(msg)/64+2) {
+			return m.h, fmt.Errorf("model: no end after %d instructions", steps)
+		}
+		b.prog[m.pc](m)
+		if m.err != nil {
+			return m.h, fmt.Errorf("instruction %d (%s): %w", m.pc, b.text[m.pc], m.err)
+		}
+	}
+	return m.h, nil
+}

@@ -1,0 +1,133 @@
+package sha1sched
+
+import "fmt"
+
+// RingWords is the number of 32-bit W+K slots in the ring of the one-block
+// kernels: W[t]+K waits there from its group's Store until round t reads
+// it, so a group's words must not be stored more than RingWords rounds
+// ahead of their readers.
+const RingWords = 16
+
+// Slot is where a kernel keeps W+K words: byte Off of buffer Buf. A kernel
+// with one ring has one buffer, 0. A kernel that swaps two buffers between
+// passes names each by its role in the code (which of two pointer
+// registers addresses it) and records the swaps (Model.Swap).
+type Slot struct{ Buf, Off int }
+
+func (s Slot) String() string { return fmt.Sprintf("%d:%d", s.Buf, s.Off) }
+
+// RingSlot is the slot of word t in the one-block ring: byte 4*(t mod 16).
+func RingSlot(t int) Slot { return Slot{0, 4 * (t % RingWords)} }
+
+// Model records the W+K accesses of the code being emitted, in emission
+// order, so that they can be replayed for whole inputs (Check) before the
+// code is written: a schedule that would read a slot before its word is
+// stored there, or after it is overwritten, is rejected instead of
+// emitted. It models which word each slot holds, not the values.
+type Model struct{ trace Trace }
+
+// Trace is the W+K accesses of one stretch of emitted code.
+type Trace []event
+
+type eventKind int
+
+const (
+	read eventKind = iota
+	write
+	swap
+)
+
+type event struct {
+	kind  eventKind
+	word  int    // the word read, or the first word the first lane stores
+	slots []Slot // a read's slot, or each lane's for a write
+}
+
+// RingAccess is one read or write of W+K words by the code being emitted.
+type RingAccess struct {
+	m  *Model
+	ev event
+}
+
+// Record notes the access in the model and returns its slot (for a write,
+// the first lane's). Call it from the step that emits the access, so that
+// the model sees the accesses in the order of the code.
+func (a RingAccess) Record() Slot {
+	if a.m == nil {
+		panic("sha1sched: Record of a ring access that no Model made")
+	}
+	a.m.trace = append(a.m.trace, a.ev)
+	return a.ev.slots[0]
+}
+
+// Read is the access of a round that reads W+K for word (relative to the
+// first word of the pass, as in Run) at slot s.
+func (m *Model) Read(word int, s Slot) RingAccess {
+	return RingAccess{m, event{kind: read, word: word, slots: []Slot{s}}}
+}
+
+// Write is a store of four words for each lane of a vector: lane l stores
+// the words word+80l .. word+80l+3 (its block's) at slots[l], four bytes
+// apart.
+func (m *Model) Write(word int, slots ...Slot) RingAccess {
+	return RingAccess{m, event{kind: write, word: word, slots: slots}}
+}
+
+// Swap records that the two buffers exchange roles here: the code swaps
+// the registers that point at them.
+func (m *Model) Swap() { m.trace = append(m.trace, event{kind: swap}) }
+
+// Cut returns the accesses recorded since the last Cut.
+func (m *Model) Cut() Trace {
+	t := m.trace
+	m.trace = nil
+	return t
+}
+
+// Run is a trace as one whole input runs it: its words are numbered from
+// Base, the first word of the pass (80 times the pass's first block).
+type Run struct {
+	Trace Trace
+	Base  int
+}
+
+// Check replays runs, the traces in the order that an input executes
+// them, and reports the first read of a slot that does not hold the word
+// read.
+func Check(runs []Run) error {
+	type place struct{ buf, off int }
+	held := map[place]int{}
+	swapped := false
+	phys := func(s Slot, off int) place {
+		b := s.Buf
+		if swapped {
+			b ^= 1
+		}
+		return place{b, s.Off + off}
+	}
+	for _, r := range runs {
+		for _, ev := range r.Trace {
+			w := r.Base + ev.word
+			switch ev.kind {
+			case swap:
+				swapped = !swapped
+			case write:
+				for l, s := range ev.slots {
+					for i := 0; i < wordsPerGroup; i++ {
+						held[phys(s, 4*i)] = w + 80*l + i
+					}
+				}
+			case read:
+				got, ok := held[phys(ev.slots[0], 0)]
+				if !ok || got != w {
+					what := "nothing yet"
+					if ok {
+						what = fmt.Sprintf("word %d (round %d of block %d)", got, got%80, got/80)
+					}
+					return fmt.Errorf("round %d of block %d would read W+K slot %v, which holds %s: the precalculation schedule overwrites or lags its readers", w%80, w/80, ev.slots[0], what)
+				}
+			}
+		}
+	}
+	return nil
+}

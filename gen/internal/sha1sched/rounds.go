@@ -1,0 +1,46 @@
+package sha1sched
+
+// Func is the function f_t of a round (FIPS 180-4, 4.1.1).
+type Func int
+
+// The round functions.
+const (
+	FCh     Func = iota // rounds 0..19: Ch(b, c, d) = (b & c) | (~b & d)
+	FParity             // rounds 20..39 and 60..79: b ^ c ^ d
+	FMaj                // rounds 40..59: Maj(b, c, d) = (b & c) | (b & d) | (c & d)
+)
+
+func (f Func) String() string { return [...]string{"Ch", "Parity", "Maj"}[f] }
+
+// F returns the function of round t (0..79).
+func F(t int) Func {
+	switch t / 20 {
+	case 0:
+		return FCh
+	case 2:
+		return FMaj
+	}
+	return FParity
+}
+
+// K returns SHA-1's constant for round t (FIPS 180-4, 4.2.1).
+func K(t int) uint32 {
+	return [4]uint32{0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6}[t/20]
+}
+
+// Round is what a backend needs to emit round t:
+//
+//	e += W[t]+K;  e += f_t(b, c, d);  e += rol5(a);  b = rol30(b)
+//
+// after which the registers are renamed, not moved: the register that
+// received the new value (e) is the next round's a, a is its b, and so on.
+// The backend keeps that naming; it is a function of t alone, since 80 is
+// a multiple of the five names.
+type Round struct {
+	T   int
+	F   Func
+	Ch  Ch  // the form of f in rounds 0..19
+	Maj Maj // the form of f in rounds 40..59
+	// WK is where W[t]+K waits: the step that reads it calls WK.Record.
+	WK RingAccess
+}

@@ -1,0 +1,193 @@
+package sha1sched
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/simdhash/simdhash/internal/ref"
+)
+
+var shapes = []RotateShape{RotateInPlace, RotateInto}
+
+// schedules returns every valid schedule: every look-ahead, placement and
+// form.
+func schedules() []Schedule {
+	var out []Schedule
+	for l := wordsPerGroup; l <= RingWords; l++ {
+		for p := range len(placementSpec.Choices) {
+			for c := range len(chSpec.Choices) {
+				for m := range len(majSpec.Choices) {
+					s := Schedule{Lookahead(l), Placement(p), Ch(c), Maj(m)}
+					if s.Validate() == nil {
+						out = append(out, s)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fipsW returns the schedule words W[0..79] of block (FIPS 180-4, 6.1.2).
+func fipsW(block []byte) [80]uint32 {
+	var w [80]uint32
+	for t := 0; t < 16; t++ {
+		w[t] = binary.BigEndian.Uint32(block[4*t:])
+	}
+	for t := 16; t < 80; t++ {
+		w[t] = bits.RotateLeft32(w[t-3]^w[t-8]^w[t-14]^w[t-16], 1)
+	}
+	return w
+}
+
+// The operations of groups 0..19 of a block, and 20..23 (the next block's
+// first groups), compute W[t]+K for every word, for both rotate shapes,
+// when run in order on the model machine: the recurrences are right, and
+// no group relies on a register an operation clobbers.
+func TestGroupsComputeW(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	msg := make([]byte, 128)
+	rng.Read(msg)
+	want := [2][80]uint32{fipsW(msg[:64]), fipsW(msg[64:])}
+	for _, shape := range shapes {
+		m := &cpu{msg: msg, end: len(msg)}
+		for i := range m.v {
+			m.v[i] = [4]uint32{poison, poison, poison, poison}
+		}
+		for g := 0; g < 24; g++ {
+			if g == groupsPerBlock {
+				m.ptr = 64 // the look-ahead's loads come from the next block
+			}
+			ops := Group(g, shape)
+			if ops[0].Comment == "" {
+				t.Errorf("%v group %d: the first operation has no comment", shape, g)
+			}
+			for _, op := range ops {
+				if err := m.vector(op, RingSlot(op.Word), shape); err != nil {
+					t.Fatalf("%v group %d: %v", shape, g, err)
+				}
+			}
+			for i := 0; i < wordsPerGroup; i++ {
+				word := wordsPerGroup*g + i
+				got, w := m.ring[word%RingWords], want[word/80][word%80]+K(word%80)
+				if got != w {
+					t.Errorf("%v: W[%d]+K of block %d = %#x, want %#x", shape, word%80, word/80, got, w)
+				}
+			}
+		}
+	}
+}
+
+// Every schedule, on both shapes, hashes inputs of 0 to 4 whole blocks
+// (with a partial block after them, which must be ignored) as FIPS 180-4
+// does, loading nothing outside the whole blocks, when the model machine
+// runs what Generate describes.
+func TestModelMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	all := schedules()
+	if len(all) != 13*3*2*3-3*2*3 {
+		t.Fatalf("%d schedules: the knobs changed, update the count", len(all))
+	}
+	for _, shape := range shapes {
+		for _, s := range all {
+			b := newModel(shape)
+			if err := Generate(b, s, "block"); err != nil {
+				t.Fatalf("%v %s: %v", shape, s, err)
+			}
+			for n := 0; n <= 4; n++ {
+				msg := make([]byte, 64*n+rng.Intn(64))
+				rng.Read(msg)
+				var h [5]uint32
+				for i := range h {
+					h[i] = rng.Uint32()
+				}
+				want := h
+				for i := 0; i < n; i++ {
+					ref.SHA1Block(&want, (*[64]byte)(msg[64*i:]))
+				}
+				got, err := b.run(h, msg)
+				if err != nil {
+					t.Fatalf("%v %s, %d blocks: %v", shape, s, n, err)
+				}
+				if got != want {
+					t.Fatalf("%v %s, %d blocks: h = %08x, want %08x", shape, s, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// The ring model, not only Validate, rejects look-aheads the ring cannot
+// hold: too short, and a round reads a slot its group has not stored yet;
+// too long, and a store overwrites a word not yet read. A burst placement
+// stores a group's W+K three rounds earlier than spread, so the longest
+// look-ahead overwrites words with it.
+func TestRingModelRejects(t *testing.T) {
+	var bad []Schedule
+	for _, l := range []int{1, 2, 3, RingWords + 1, RingWords + 4} {
+		bad = append(bad, Schedule{Lookahead: Lookahead(l)})
+	}
+	bad = append(bad, Schedule{Lookahead: RingWords, Placement: Burst})
+	for _, s := range bad {
+		if err := s.Validate(); err == nil {
+			t.Errorf("Validate accepted %s", s)
+		}
+		for _, shape := range shapes {
+			err := generate(newModel(shape), s, "block")
+			if err == nil || !strings.Contains(err.Error(), "would read W+K slot") {
+				t.Errorf("%v %s: the ring model said %v, want a slot error", shape, s, err)
+			}
+		}
+	}
+}
+
+// The ring model replays swaps and lanes as the pair kernel uses them: a
+// read after the buffers swap finds the words written before the swap
+// into the other buffer, and a stale buffer is reported.
+func TestRingModelSwap(t *testing.T) {
+	m := &Model{}
+	lane := func(buf, l int) Slot { return Slot{buf, 16 * l} }
+	m.Write(0, lane(1, 0), lane(1, 1)).Record() // words 0..3 and 80..83 into the buffer in role 1
+	m.Swap()
+	pass := m.Cut()
+	m.Read(81, Slot{0, 20}).Record() // word 81 is lane 1's second
+	reads := m.Cut()
+	if err := Check([]Run{{pass, 0}, {reads, 0}}); err != nil {
+		t.Errorf("a read after the swap: %v", err)
+	}
+	if err := Check([]Run{{pass, 0}, {reads, 80}}); err == nil || !strings.Contains(err.Error(), "holds word 81") {
+		t.Errorf("a read of word 161 found %v, want it to find word 81", err)
+	}
+	if err := Check([]Run{{reads, 0}}); err == nil || !strings.Contains(err.Error(), "nothing yet") {
+		t.Errorf("a read before any write: %v", err)
+	}
+}
+
+// Knob values print and parse back, and Set rejects what is not a choice.
+func TestKnobRoundTrip(t *testing.T) {
+	for _, s := range schedules() {
+		var q Schedule
+		for i, k := range q.Knobs() {
+			if err := k.Set(s.Knobs()[i].String()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if q != s {
+			t.Errorf("%s parsed back as %s", s, q)
+		}
+	}
+	var m Maj
+	if err := m.Set("nand"); err == nil || !strings.Contains(err.Error(), "xor, or, add") {
+		t.Errorf("Maj.Set(nand): %v", err)
+	}
+	var l Lookahead
+	if err := l.Set("twelve"); err == nil {
+		t.Errorf("Lookahead.Set(twelve) accepted it")
+	}
+	if s := (Schedule{Lookahead: 16, Placement: 5}); s.Validate() == nil {
+		t.Errorf("Validate accepted placement %d", s.Placement)
+	}
+}
