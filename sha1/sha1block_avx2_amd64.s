@@ -51,7 +51,7 @@ GLOBL sha1Bswap<>(SB), RODATA|NOPTR, $32
 // func blockAVX2(h *[5]uint32, p []byte)
 // Requires: AVX, AVX2, BMI, BMI2
 TEXT ·blockAVX2(SB), $1288-32
-	// Schedule: placement=spread ch=add maj=add align=palignr; W+K a whole pair ahead in two buffers, BMI rounds (RORX, ANDN).
+	// Schedule: placement=spread ch=add maj=add align=unpack; W+K a whole pair ahead in two buffers, BMI rounds (RORX, ANDN).
 	MOVQ h+0(FP), R9
 	MOVQ p_base+8(FP), R10
 	MOVQ p_len+16(FP), DI
@@ -115,205 +115,221 @@ TEXT ·blockAVX2(SB), $1288-32
 	VMOVDQU     Y8, 96(R13)
 
 	// W[16..19]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
-	VPALIGNR $0x08, Y0, Y1, Y4
-	VPSRLDQ  $0x04, Y3, Y8
-	VPXOR    Y0, Y4, Y4
-	VPXOR    Y2, Y8, Y8
-	VPXOR    Y8, Y4, Y4
-	VPSLLDQ  $0x0c, Y4, Y9
-	VPADDD   Y4, Y4, Y8
-	VPSRLD   $0x1f, Y4, Y4
-	VPOR     Y8, Y4, Y4
-	VPSLLD   $0x02, Y9, Y8
-	VPSRLD   $0x1e, Y9, Y9
-	VPXOR    Y8, Y4, Y4
-	VPXOR    Y9, Y4, Y4
-	VPADDD   sha1K<>+0(SB), Y4, Y8
-	VMOVDQU  Y8, 128(R13)
+	VPSHUFD     $0x4e, Y0, Y4
+	VPUNPCKLQDQ Y1, Y4, Y4
+	VPSRLDQ     $0x04, Y3, Y8
+	VPXOR       Y0, Y4, Y4
+	VPXOR       Y2, Y8, Y8
+	VPXOR       Y8, Y4, Y4
+	VPSLLDQ     $0x0c, Y4, Y9
+	VPADDD      Y4, Y4, Y8
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y8, Y4, Y4
+	VPSLLD      $0x02, Y9, Y8
+	VPSRLD      $0x1e, Y9, Y9
+	VPXOR       Y8, Y4, Y4
+	VPXOR       Y9, Y4, Y4
+	VPADDD      sha1K<>+0(SB), Y4, Y8
+	VMOVDQU     Y8, 128(R13)
 
 	// W[20..23]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
-	VPALIGNR $0x08, Y1, Y2, Y5
-	VPSRLDQ  $0x04, Y4, Y8
-	VPXOR    Y1, Y5, Y5
-	VPXOR    Y3, Y8, Y8
-	VPXOR    Y8, Y5, Y5
-	VPSLLDQ  $0x0c, Y5, Y9
-	VPADDD   Y5, Y5, Y8
-	VPSRLD   $0x1f, Y5, Y5
-	VPOR     Y8, Y5, Y5
-	VPSLLD   $0x02, Y9, Y8
-	VPSRLD   $0x1e, Y9, Y9
-	VPXOR    Y8, Y5, Y5
-	VPXOR    Y9, Y5, Y5
-	VPADDD   sha1K<>+32(SB), Y5, Y8
-	VMOVDQU  Y8, 160(R13)
+	VPSHUFD     $0x4e, Y1, Y5
+	VPUNPCKLQDQ Y2, Y5, Y5
+	VPSRLDQ     $0x04, Y4, Y8
+	VPXOR       Y1, Y5, Y5
+	VPXOR       Y3, Y8, Y8
+	VPXOR       Y8, Y5, Y5
+	VPSLLDQ     $0x0c, Y5, Y9
+	VPADDD      Y5, Y5, Y8
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y8, Y5, Y5
+	VPSLLD      $0x02, Y9, Y8
+	VPSRLD      $0x1e, Y9, Y9
+	VPXOR       Y8, Y5, Y5
+	VPXOR       Y9, Y5, Y5
+	VPADDD      sha1K<>+32(SB), Y5, Y8
+	VMOVDQU     Y8, 160(R13)
 
 	// W[24..27]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
-	VPALIGNR $0x08, Y2, Y3, Y6
-	VPSRLDQ  $0x04, Y5, Y8
-	VPXOR    Y2, Y6, Y6
-	VPXOR    Y4, Y8, Y8
-	VPXOR    Y8, Y6, Y6
-	VPSLLDQ  $0x0c, Y6, Y9
-	VPADDD   Y6, Y6, Y8
-	VPSRLD   $0x1f, Y6, Y6
-	VPOR     Y8, Y6, Y6
-	VPSLLD   $0x02, Y9, Y8
-	VPSRLD   $0x1e, Y9, Y9
-	VPXOR    Y8, Y6, Y6
-	VPXOR    Y9, Y6, Y6
-	VPADDD   sha1K<>+32(SB), Y6, Y8
-	VMOVDQU  Y8, 192(R13)
+	VPSHUFD     $0x4e, Y2, Y6
+	VPUNPCKLQDQ Y3, Y6, Y6
+	VPSRLDQ     $0x04, Y5, Y8
+	VPXOR       Y2, Y6, Y6
+	VPXOR       Y4, Y8, Y8
+	VPXOR       Y8, Y6, Y6
+	VPSLLDQ     $0x0c, Y6, Y9
+	VPADDD      Y6, Y6, Y8
+	VPSRLD      $0x1f, Y6, Y6
+	VPOR        Y8, Y6, Y6
+	VPSLLD      $0x02, Y9, Y8
+	VPSRLD      $0x1e, Y9, Y9
+	VPXOR       Y8, Y6, Y6
+	VPXOR       Y9, Y6, Y6
+	VPADDD      sha1K<>+32(SB), Y6, Y8
+	VMOVDQU     Y8, 192(R13)
 
 	// W[28..31]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
-	VPALIGNR $0x08, Y3, Y4, Y7
-	VPSRLDQ  $0x04, Y6, Y8
-	VPXOR    Y3, Y7, Y7
-	VPXOR    Y5, Y8, Y8
-	VPXOR    Y8, Y7, Y7
-	VPSLLDQ  $0x0c, Y7, Y9
-	VPADDD   Y7, Y7, Y8
-	VPSRLD   $0x1f, Y7, Y7
-	VPOR     Y8, Y7, Y7
-	VPSLLD   $0x02, Y9, Y8
-	VPSRLD   $0x1e, Y9, Y9
-	VPXOR    Y8, Y7, Y7
-	VPXOR    Y9, Y7, Y7
-	VPADDD   sha1K<>+32(SB), Y7, Y8
-	VMOVDQU  Y8, 224(R13)
+	VPSHUFD     $0x4e, Y3, Y7
+	VPUNPCKLQDQ Y4, Y7, Y7
+	VPSRLDQ     $0x04, Y6, Y8
+	VPXOR       Y3, Y7, Y7
+	VPXOR       Y5, Y8, Y8
+	VPXOR       Y8, Y7, Y7
+	VPSLLDQ     $0x0c, Y7, Y9
+	VPADDD      Y7, Y7, Y8
+	VPSRLD      $0x1f, Y7, Y7
+	VPOR        Y8, Y7, Y7
+	VPSLLD      $0x02, Y9, Y8
+	VPSRLD      $0x1e, Y9, Y9
+	VPXOR       Y8, Y7, Y7
+	VPXOR       Y9, Y7, Y7
+	VPADDD      sha1K<>+32(SB), Y7, Y8
+	VMOVDQU     Y8, 224(R13)
 
 	// W[32..35]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y6, Y7, Y8
-	VPXOR    Y1, Y0, Y0
-	VPXOR    Y4, Y0, Y0
-	VPXOR    Y8, Y0, Y0
-	VPSRLD   $0x1e, Y0, Y8
-	VPSLLD   $0x02, Y0, Y0
-	VPOR     Y8, Y0, Y0
-	VPADDD   sha1K<>+32(SB), Y0, Y8
-	VMOVDQU  Y8, 256(R13)
+	VPSHUFD     $0x4e, Y6, Y8
+	VPUNPCKLQDQ Y7, Y8, Y8
+	VPXOR       Y1, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPXOR       Y8, Y0, Y0
+	VPSRLD      $0x1e, Y0, Y8
+	VPSLLD      $0x02, Y0, Y0
+	VPOR        Y8, Y0, Y0
+	VPADDD      sha1K<>+32(SB), Y0, Y8
+	VMOVDQU     Y8, 256(R13)
 
 	// W[36..39]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y7, Y0, Y8
-	VPXOR    Y2, Y1, Y1
-	VPXOR    Y5, Y1, Y1
-	VPXOR    Y8, Y1, Y1
-	VPSRLD   $0x1e, Y1, Y8
-	VPSLLD   $0x02, Y1, Y1
-	VPOR     Y8, Y1, Y1
-	VPADDD   sha1K<>+32(SB), Y1, Y8
-	VMOVDQU  Y8, 288(R13)
+	VPSHUFD     $0x4e, Y7, Y8
+	VPUNPCKLQDQ Y0, Y8, Y8
+	VPXOR       Y2, Y1, Y1
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y8, Y1, Y1
+	VPSRLD      $0x1e, Y1, Y8
+	VPSLLD      $0x02, Y1, Y1
+	VPOR        Y8, Y1, Y1
+	VPADDD      sha1K<>+32(SB), Y1, Y8
+	VMOVDQU     Y8, 288(R13)
 
 	// W[40..43]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y0, Y1, Y8
-	VPXOR    Y3, Y2, Y2
-	VPXOR    Y6, Y2, Y2
-	VPXOR    Y8, Y2, Y2
-	VPSRLD   $0x1e, Y2, Y8
-	VPSLLD   $0x02, Y2, Y2
-	VPOR     Y8, Y2, Y2
-	VPADDD   sha1K<>+64(SB), Y2, Y8
-	VMOVDQU  Y8, 320(R13)
+	VPSHUFD     $0x4e, Y0, Y8
+	VPUNPCKLQDQ Y1, Y8, Y8
+	VPXOR       Y3, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPXOR       Y8, Y2, Y2
+	VPSRLD      $0x1e, Y2, Y8
+	VPSLLD      $0x02, Y2, Y2
+	VPOR        Y8, Y2, Y2
+	VPADDD      sha1K<>+64(SB), Y2, Y8
+	VMOVDQU     Y8, 320(R13)
 
 	// W[44..47]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y1, Y2, Y8
-	VPXOR    Y4, Y3, Y3
-	VPXOR    Y7, Y3, Y3
-	VPXOR    Y8, Y3, Y3
-	VPSRLD   $0x1e, Y3, Y8
-	VPSLLD   $0x02, Y3, Y3
-	VPOR     Y8, Y3, Y3
-	VPADDD   sha1K<>+64(SB), Y3, Y8
-	VMOVDQU  Y8, 352(R13)
+	VPSHUFD     $0x4e, Y1, Y8
+	VPUNPCKLQDQ Y2, Y8, Y8
+	VPXOR       Y4, Y3, Y3
+	VPXOR       Y7, Y3, Y3
+	VPXOR       Y8, Y3, Y3
+	VPSRLD      $0x1e, Y3, Y8
+	VPSLLD      $0x02, Y3, Y3
+	VPOR        Y8, Y3, Y3
+	VPADDD      sha1K<>+64(SB), Y3, Y8
+	VMOVDQU     Y8, 352(R13)
 
 	// W[48..51]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y2, Y3, Y8
-	VPXOR    Y5, Y4, Y4
-	VPXOR    Y0, Y4, Y4
-	VPXOR    Y8, Y4, Y4
-	VPSRLD   $0x1e, Y4, Y8
-	VPSLLD   $0x02, Y4, Y4
-	VPOR     Y8, Y4, Y4
-	VPADDD   sha1K<>+64(SB), Y4, Y8
-	VMOVDQU  Y8, 384(R13)
+	VPSHUFD     $0x4e, Y2, Y8
+	VPUNPCKLQDQ Y3, Y8, Y8
+	VPXOR       Y5, Y4, Y4
+	VPXOR       Y0, Y4, Y4
+	VPXOR       Y8, Y4, Y4
+	VPSRLD      $0x1e, Y4, Y8
+	VPSLLD      $0x02, Y4, Y4
+	VPOR        Y8, Y4, Y4
+	VPADDD      sha1K<>+64(SB), Y4, Y8
+	VMOVDQU     Y8, 384(R13)
 
 	// W[52..55]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y3, Y4, Y8
-	VPXOR    Y6, Y5, Y5
-	VPXOR    Y1, Y5, Y5
-	VPXOR    Y8, Y5, Y5
-	VPSRLD   $0x1e, Y5, Y8
-	VPSLLD   $0x02, Y5, Y5
-	VPOR     Y8, Y5, Y5
-	VPADDD   sha1K<>+64(SB), Y5, Y8
-	VMOVDQU  Y8, 416(R13)
+	VPSHUFD     $0x4e, Y3, Y8
+	VPUNPCKLQDQ Y4, Y8, Y8
+	VPXOR       Y6, Y5, Y5
+	VPXOR       Y1, Y5, Y5
+	VPXOR       Y8, Y5, Y5
+	VPSRLD      $0x1e, Y5, Y8
+	VPSLLD      $0x02, Y5, Y5
+	VPOR        Y8, Y5, Y5
+	VPADDD      sha1K<>+64(SB), Y5, Y8
+	VMOVDQU     Y8, 416(R13)
 
 	// W[56..59]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y4, Y5, Y8
-	VPXOR    Y7, Y6, Y6
-	VPXOR    Y2, Y6, Y6
-	VPXOR    Y8, Y6, Y6
-	VPSRLD   $0x1e, Y6, Y8
-	VPSLLD   $0x02, Y6, Y6
-	VPOR     Y8, Y6, Y6
-	VPADDD   sha1K<>+64(SB), Y6, Y8
-	VMOVDQU  Y8, 448(R13)
+	VPSHUFD     $0x4e, Y4, Y8
+	VPUNPCKLQDQ Y5, Y8, Y8
+	VPXOR       Y7, Y6, Y6
+	VPXOR       Y2, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPSRLD      $0x1e, Y6, Y8
+	VPSLLD      $0x02, Y6, Y6
+	VPOR        Y8, Y6, Y6
+	VPADDD      sha1K<>+64(SB), Y6, Y8
+	VMOVDQU     Y8, 448(R13)
 
 	// W[60..63]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y5, Y6, Y8
-	VPXOR    Y0, Y7, Y7
-	VPXOR    Y3, Y7, Y7
-	VPXOR    Y8, Y7, Y7
-	VPSRLD   $0x1e, Y7, Y8
-	VPSLLD   $0x02, Y7, Y7
-	VPOR     Y8, Y7, Y7
-	VPADDD   sha1K<>+96(SB), Y7, Y8
-	VMOVDQU  Y8, 480(R13)
+	VPSHUFD     $0x4e, Y5, Y8
+	VPUNPCKLQDQ Y6, Y8, Y8
+	VPXOR       Y0, Y7, Y7
+	VPXOR       Y3, Y7, Y7
+	VPXOR       Y8, Y7, Y7
+	VPSRLD      $0x1e, Y7, Y8
+	VPSLLD      $0x02, Y7, Y7
+	VPOR        Y8, Y7, Y7
+	VPADDD      sha1K<>+96(SB), Y7, Y8
+	VMOVDQU     Y8, 480(R13)
 
 	// W[64..67]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y6, Y7, Y8
-	VPXOR    Y1, Y0, Y0
-	VPXOR    Y4, Y0, Y0
-	VPXOR    Y8, Y0, Y0
-	VPSRLD   $0x1e, Y0, Y8
-	VPSLLD   $0x02, Y0, Y0
-	VPOR     Y8, Y0, Y0
-	VPADDD   sha1K<>+96(SB), Y0, Y8
-	VMOVDQU  Y8, 512(R13)
+	VPSHUFD     $0x4e, Y6, Y8
+	VPUNPCKLQDQ Y7, Y8, Y8
+	VPXOR       Y1, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPXOR       Y8, Y0, Y0
+	VPSRLD      $0x1e, Y0, Y8
+	VPSLLD      $0x02, Y0, Y0
+	VPOR        Y8, Y0, Y0
+	VPADDD      sha1K<>+96(SB), Y0, Y8
+	VMOVDQU     Y8, 512(R13)
 
 	// W[68..71]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y7, Y0, Y8
-	VPXOR    Y2, Y1, Y1
-	VPXOR    Y5, Y1, Y1
-	VPXOR    Y8, Y1, Y1
-	VPSRLD   $0x1e, Y1, Y8
-	VPSLLD   $0x02, Y1, Y1
-	VPOR     Y8, Y1, Y1
-	VPADDD   sha1K<>+96(SB), Y1, Y8
-	VMOVDQU  Y8, 544(R13)
+	VPSHUFD     $0x4e, Y7, Y8
+	VPUNPCKLQDQ Y0, Y8, Y8
+	VPXOR       Y2, Y1, Y1
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y8, Y1, Y1
+	VPSRLD      $0x1e, Y1, Y8
+	VPSLLD      $0x02, Y1, Y1
+	VPOR        Y8, Y1, Y1
+	VPADDD      sha1K<>+96(SB), Y1, Y8
+	VMOVDQU     Y8, 544(R13)
 
 	// W[72..75]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y0, Y1, Y8
-	VPXOR    Y3, Y2, Y2
-	VPXOR    Y6, Y2, Y2
-	VPXOR    Y8, Y2, Y2
-	VPSRLD   $0x1e, Y2, Y8
-	VPSLLD   $0x02, Y2, Y2
-	VPOR     Y8, Y2, Y2
-	VPADDD   sha1K<>+96(SB), Y2, Y8
-	VMOVDQU  Y8, 576(R13)
+	VPSHUFD     $0x4e, Y0, Y8
+	VPUNPCKLQDQ Y1, Y8, Y8
+	VPXOR       Y3, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPXOR       Y8, Y2, Y2
+	VPSRLD      $0x1e, Y2, Y8
+	VPSLLD      $0x02, Y2, Y2
+	VPOR        Y8, Y2, Y2
+	VPADDD      sha1K<>+96(SB), Y2, Y8
+	VMOVDQU     Y8, 576(R13)
 
 	// W[76..79]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y1, Y2, Y8
-	VPXOR    Y4, Y3, Y3
-	VPXOR    Y7, Y3, Y3
-	VPXOR    Y8, Y3, Y3
-	VPSRLD   $0x1e, Y3, Y8
-	VPSLLD   $0x02, Y3, Y3
-	VPOR     Y8, Y3, Y3
-	VPADDD   sha1K<>+96(SB), Y3, Y8
-	VMOVDQU  Y8, 608(R13)
-	XCHGQ    R12, R13
+	VPSHUFD     $0x4e, Y1, Y8
+	VPUNPCKLQDQ Y2, Y8, Y8
+	VPXOR       Y4, Y3, Y3
+	VPXOR       Y7, Y3, Y3
+	VPXOR       Y8, Y3, Y3
+	VPSRLD      $0x1e, Y3, Y8
+	VPSLLD      $0x02, Y3, Y3
+	VPOR        Y8, Y3, Y3
+	VPADDD      sha1K<>+96(SB), Y3, Y8
+	VMOVDQU     Y8, 608(R13)
+	XCHGQ       R12, R13
 
 loop:
 	// The next pair: p+128 and p+192, each pointed back at the last block it would pass.
@@ -701,14 +717,15 @@ loop:
 	ADDL 256(R12), CX
 
 	// W[16..19]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
-	VPALIGNR $0x08, Y0, Y1, Y4
-	MOVL     AX, DI
-	XORL     BX, DI
-	XORL     SI, DI
-	ADDL     DI, CX
-	RORXL    $0x1b, DX, DI
-	ADDL     DI, CX
-	RORXL    $0x02, SI, SI
+	VPSHUFD     $0x4e, Y0, Y4
+	VPUNPCKLQDQ Y1, Y4, Y4
+	MOVL        AX, DI
+	XORL        BX, DI
+	XORL        SI, DI
+	ADDL        DI, CX
+	RORXL       $0x1b, DX, DI
+	ADDL        DI, CX
+	RORXL       $0x02, SI, SI
 
 	// Round 33 of block 0
 	ADDL    260(R12), BX
@@ -798,17 +815,18 @@ loop:
 	ADDL 320(R12), SI
 
 	// W[20..23]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
-	VPALIGNR $0x08, Y1, Y2, Y5
-	MOVL     CX, DI
-	ANDL     DX, DI
-	ADDL     DI, SI
-	MOVL     CX, R8
-	XORL     DX, R8
-	ANDL     BX, R8
-	ADDL     R8, SI
-	RORXL    $0x1b, AX, DI
-	ADDL     DI, SI
-	RORXL    $0x02, BX, BX
+	VPSHUFD     $0x4e, Y1, Y5
+	VPUNPCKLQDQ Y2, Y5, Y5
+	MOVL        CX, DI
+	ANDL        DX, DI
+	ADDL        DI, SI
+	MOVL        CX, R8
+	XORL        DX, R8
+	ANDL        BX, R8
+	ADDL        R8, SI
+	RORXL       $0x1b, AX, DI
+	ADDL        DI, SI
+	RORXL       $0x02, BX, BX
 
 	// Round 41 of block 0
 	ADDL    324(R12), DX
@@ -919,17 +937,18 @@ loop:
 	ADDL 384(R12), BX
 
 	// W[24..27]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
-	VPALIGNR $0x08, Y2, Y3, Y6
-	MOVL     SI, DI
-	ANDL     AX, DI
-	ADDL     DI, BX
-	MOVL     SI, R8
-	XORL     AX, R8
-	ANDL     DX, R8
-	ADDL     R8, BX
-	RORXL    $0x1b, CX, DI
-	ADDL     DI, BX
-	RORXL    $0x02, DX, DX
+	VPSHUFD     $0x4e, Y2, Y6
+	VPUNPCKLQDQ Y3, Y6, Y6
+	MOVL        SI, DI
+	ANDL        AX, DI
+	ADDL        DI, BX
+	MOVL        SI, R8
+	XORL        AX, R8
+	ANDL        DX, R8
+	ADDL        R8, BX
+	RORXL       $0x1b, CX, DI
+	ADDL        DI, BX
+	RORXL       $0x02, DX, DX
 
 	// Round 49 of block 0
 	ADDL    388(R12), AX
@@ -1040,17 +1059,18 @@ loop:
 	ADDL 448(R12), DX
 
 	// W[28..31]: rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])
-	VPALIGNR $0x08, Y3, Y4, Y7
-	MOVL     BX, DI
-	ANDL     CX, DI
-	ADDL     DI, DX
-	MOVL     BX, R8
-	XORL     CX, R8
-	ANDL     AX, R8
-	ADDL     R8, DX
-	RORXL    $0x1b, SI, DI
-	ADDL     DI, DX
-	RORXL    $0x02, AX, AX
+	VPSHUFD     $0x4e, Y3, Y7
+	VPUNPCKLQDQ Y4, Y7, Y7
+	MOVL        BX, DI
+	ANDL        CX, DI
+	ADDL        DI, DX
+	MOVL        BX, R8
+	XORL        CX, R8
+	ANDL        AX, R8
+	ADDL        R8, DX
+	RORXL       $0x1b, SI, DI
+	ADDL        DI, DX
+	RORXL       $0x02, AX, AX
 
 	// Round 57 of block 0
 	ADDL    452(R12), CX
@@ -1149,14 +1169,15 @@ loop:
 	ADDL 512(R12), AX
 
 	// W[32..35]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y6, Y7, Y8
-	MOVL     DX, DI
-	XORL     SI, DI
-	XORL     CX, DI
-	ADDL     DI, AX
-	RORXL    $0x1b, BX, DI
-	ADDL     DI, AX
-	RORXL    $0x02, CX, CX
+	VPSHUFD     $0x4e, Y6, Y8
+	VPUNPCKLQDQ Y7, Y8, Y8
+	MOVL        DX, DI
+	XORL        SI, DI
+	XORL        CX, DI
+	ADDL        DI, AX
+	RORXL       $0x1b, BX, DI
+	ADDL        DI, AX
+	RORXL       $0x02, CX, CX
 
 	// Round 65 of block 0
 	ADDL  516(R12), SI
@@ -1240,14 +1261,15 @@ loop:
 	ADDL 576(R12), CX
 
 	// W[36..39]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y7, Y0, Y8
-	MOVL     AX, DI
-	XORL     BX, DI
-	XORL     SI, DI
-	ADDL     DI, CX
-	RORXL    $0x1b, DX, DI
-	ADDL     DI, CX
-	RORXL    $0x02, SI, SI
+	VPSHUFD     $0x4e, Y7, Y8
+	VPUNPCKLQDQ Y0, Y8, Y8
+	MOVL        AX, DI
+	XORL        BX, DI
+	XORL        SI, DI
+	ADDL        DI, CX
+	RORXL       $0x1b, DX, DI
+	ADDL        DI, CX
+	RORXL       $0x02, SI, SI
 
 	// Round 73 of block 0
 	ADDL  580(R12), BX
@@ -1348,15 +1370,16 @@ loop:
 	ADDL 16(R12), SI
 
 	// W[40..43]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y0, Y1, Y8
-	ANDNL    DX, BX, DI
-	ADDL     DI, SI
-	MOVL     CX, R8
-	ANDL     BX, R8
-	ADDL     R8, SI
-	RORXL    $0x1b, AX, DI
-	ADDL     DI, SI
-	RORXL    $0x02, BX, BX
+	VPSHUFD     $0x4e, Y0, Y8
+	VPUNPCKLQDQ Y1, Y8, Y8
+	ANDNL       DX, BX, DI
+	ADDL        DI, SI
+	MOVL        CX, R8
+	ANDL        BX, R8
+	ADDL        R8, SI
+	RORXL       $0x1b, AX, DI
+	ADDL        DI, SI
+	RORXL       $0x02, BX, BX
 
 	// Round 1 of block 1
 	ADDL  20(R12), DX
@@ -1447,15 +1470,16 @@ loop:
 	ADDL 80(R12), BX
 
 	// W[44..47]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y1, Y2, Y8
-	ANDNL    AX, DX, DI
-	ADDL     DI, BX
-	MOVL     SI, R8
-	ANDL     DX, R8
-	ADDL     R8, BX
-	RORXL    $0x1b, CX, DI
-	ADDL     DI, BX
-	RORXL    $0x02, DX, DX
+	VPSHUFD     $0x4e, Y1, Y8
+	VPUNPCKLQDQ Y2, Y8, Y8
+	ANDNL       AX, DX, DI
+	ADDL        DI, BX
+	MOVL        SI, R8
+	ANDL        DX, R8
+	ADDL        R8, BX
+	RORXL       $0x1b, CX, DI
+	ADDL        DI, BX
+	RORXL       $0x02, DX, DX
 
 	// Round 9 of block 1
 	ADDL  84(R12), AX
@@ -1546,15 +1570,16 @@ loop:
 	ADDL 144(R12), DX
 
 	// W[48..51]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y2, Y3, Y8
-	ANDNL    CX, AX, DI
-	ADDL     DI, DX
-	MOVL     BX, R8
-	ANDL     AX, R8
-	ADDL     R8, DX
-	RORXL    $0x1b, SI, DI
-	ADDL     DI, DX
-	RORXL    $0x02, AX, AX
+	VPSHUFD     $0x4e, Y2, Y8
+	VPUNPCKLQDQ Y3, Y8, Y8
+	ANDNL       CX, AX, DI
+	ADDL        DI, DX
+	MOVL        BX, R8
+	ANDL        AX, R8
+	ADDL        R8, DX
+	RORXL       $0x1b, SI, DI
+	ADDL        DI, DX
+	RORXL       $0x02, AX, AX
 
 	// Round 17 of block 1
 	ADDL  148(R12), CX
@@ -1641,14 +1666,15 @@ loop:
 	ADDL 208(R12), AX
 
 	// W[52..55]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y3, Y4, Y8
-	MOVL     DX, DI
-	XORL     SI, DI
-	XORL     CX, DI
-	ADDL     DI, AX
-	RORXL    $0x1b, BX, DI
-	ADDL     DI, AX
-	RORXL    $0x02, CX, CX
+	VPSHUFD     $0x4e, Y3, Y8
+	VPUNPCKLQDQ Y4, Y8, Y8
+	MOVL        DX, DI
+	XORL        SI, DI
+	XORL        CX, DI
+	ADDL        DI, AX
+	RORXL       $0x1b, BX, DI
+	ADDL        DI, AX
+	RORXL       $0x02, CX, CX
 
 	// Round 25 of block 1
 	ADDL  212(R12), SI
@@ -1732,14 +1758,15 @@ loop:
 	ADDL 272(R12), CX
 
 	// W[56..59]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y4, Y5, Y8
-	MOVL     AX, DI
-	XORL     BX, DI
-	XORL     SI, DI
-	ADDL     DI, CX
-	RORXL    $0x1b, DX, DI
-	ADDL     DI, CX
-	RORXL    $0x02, SI, SI
+	VPSHUFD     $0x4e, Y4, Y8
+	VPUNPCKLQDQ Y5, Y8, Y8
+	MOVL        AX, DI
+	XORL        BX, DI
+	XORL        SI, DI
+	ADDL        DI, CX
+	RORXL       $0x1b, DX, DI
+	ADDL        DI, CX
+	RORXL       $0x02, SI, SI
 
 	// Round 33 of block 1
 	ADDL  276(R12), BX
@@ -1823,17 +1850,18 @@ loop:
 	ADDL 336(R12), SI
 
 	// W[60..63]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y5, Y6, Y8
-	MOVL     CX, DI
-	ANDL     DX, DI
-	ADDL     DI, SI
-	MOVL     CX, R8
-	XORL     DX, R8
-	ANDL     BX, R8
-	ADDL     R8, SI
-	RORXL    $0x1b, AX, DI
-	ADDL     DI, SI
-	RORXL    $0x02, BX, BX
+	VPSHUFD     $0x4e, Y5, Y8
+	VPUNPCKLQDQ Y6, Y8, Y8
+	MOVL        CX, DI
+	ANDL        DX, DI
+	ADDL        DI, SI
+	MOVL        CX, R8
+	XORL        DX, R8
+	ANDL        BX, R8
+	ADDL        R8, SI
+	RORXL       $0x1b, AX, DI
+	ADDL        DI, SI
+	RORXL       $0x02, BX, BX
 
 	// Round 41 of block 1
 	ADDL  340(R12), DX
@@ -1938,17 +1966,18 @@ loop:
 	ADDL 400(R12), BX
 
 	// W[64..67]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y6, Y7, Y8
-	MOVL     SI, DI
-	ANDL     AX, DI
-	ADDL     DI, BX
-	MOVL     SI, R8
-	XORL     AX, R8
-	ANDL     DX, R8
-	ADDL     R8, BX
-	RORXL    $0x1b, CX, DI
-	ADDL     DI, BX
-	RORXL    $0x02, DX, DX
+	VPSHUFD     $0x4e, Y6, Y8
+	VPUNPCKLQDQ Y7, Y8, Y8
+	MOVL        SI, DI
+	ANDL        AX, DI
+	ADDL        DI, BX
+	MOVL        SI, R8
+	XORL        AX, R8
+	ANDL        DX, R8
+	ADDL        R8, BX
+	RORXL       $0x1b, CX, DI
+	ADDL        DI, BX
+	RORXL       $0x02, DX, DX
 
 	// Round 49 of block 1
 	ADDL  404(R12), AX
@@ -2053,17 +2082,18 @@ loop:
 	ADDL 464(R12), DX
 
 	// W[68..71]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y7, Y0, Y8
-	MOVL     BX, DI
-	ANDL     CX, DI
-	ADDL     DI, DX
-	MOVL     BX, R8
-	XORL     CX, R8
-	ANDL     AX, R8
-	ADDL     R8, DX
-	RORXL    $0x1b, SI, DI
-	ADDL     DI, DX
-	RORXL    $0x02, AX, AX
+	VPSHUFD     $0x4e, Y7, Y8
+	VPUNPCKLQDQ Y0, Y8, Y8
+	MOVL        BX, DI
+	ANDL        CX, DI
+	ADDL        DI, DX
+	MOVL        BX, R8
+	XORL        CX, R8
+	ANDL        AX, R8
+	ADDL        R8, DX
+	RORXL       $0x1b, SI, DI
+	ADDL        DI, DX
+	RORXL       $0x02, AX, AX
 
 	// Round 57 of block 1
 	ADDL  468(R12), CX
@@ -2156,14 +2186,15 @@ loop:
 	ADDL 528(R12), AX
 
 	// W[72..75]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y0, Y1, Y8
-	MOVL     DX, DI
-	XORL     SI, DI
-	XORL     CX, DI
-	ADDL     DI, AX
-	RORXL    $0x1b, BX, DI
-	ADDL     DI, AX
-	RORXL    $0x02, CX, CX
+	VPSHUFD     $0x4e, Y0, Y8
+	VPUNPCKLQDQ Y1, Y8, Y8
+	MOVL        DX, DI
+	XORL        SI, DI
+	XORL        CX, DI
+	ADDL        DI, AX
+	RORXL       $0x1b, BX, DI
+	ADDL        DI, AX
+	RORXL       $0x02, CX, CX
 
 	// Round 65 of block 1
 	ADDL  532(R12), SI
@@ -2247,14 +2278,15 @@ loop:
 	ADDL 592(R12), CX
 
 	// W[76..79]: rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])
-	VPALIGNR $0x08, Y1, Y2, Y8
-	MOVL     AX, DI
-	XORL     BX, DI
-	XORL     SI, DI
-	ADDL     DI, CX
-	RORXL    $0x1b, DX, DI
-	ADDL     DI, CX
-	RORXL    $0x02, SI, SI
+	VPSHUFD     $0x4e, Y1, Y8
+	VPUNPCKLQDQ Y2, Y8, Y8
+	MOVL        AX, DI
+	XORL        BX, DI
+	XORL        SI, DI
+	ADDL        DI, CX
+	RORXL       $0x1b, DX, DI
+	ADDL        DI, CX
+	RORXL       $0x02, SI, SI
 
 	// Round 73 of block 1
 	ADDL  596(R12), BX

@@ -80,11 +80,13 @@ var (
 // Kernels lists every kernel, for the sweep.
 var Kernels = []Kernel{SSSE3, AVX, AVX2}
 
-// Defaults returns the kernel's checked-in choices. Every kernel takes the
-// ADD form of Maj except ssse3, which takes the XOR form: one instruction a
-// round shorter and one dependency deeper, for the narrow cores without
-// AVX that are limited by instruction count rather than by latency. The
-// measurements behind each choice are in docs/sha1-schedule.md.
+// Defaults returns the kernel's checked-in choices, each the fastest
+// measured or within the noise of it (docs/sha1-schedule.md), with one
+// exception: ssse3 takes the XOR form of Maj, one instruction a round
+// shorter and one dependency deeper than the ADD form, for the narrow
+// cores without AVX that are limited by instruction count rather than by
+// latency. The avx2 kernel's BMI rounds take the ADD form of Ch (ANDN),
+// and its straddling words are formed by PSHUFD and PUNPCKLQDQ.
 func (k Kernel) Defaults() Params {
 	p := Params{Schedule: sha1sched.Schedule{Lookahead: 16, Placement: sha1sched.Spread, Ch: sha1sched.ChXor, Maj: sha1sched.MajAdd}}
 	switch k.Name {
@@ -92,6 +94,7 @@ func (k Kernel) Defaults() Params {
 		p.Maj = sha1sched.MajXor
 	case "avx2":
 		p.Ch = sha1sched.ChAdd
+		p.Align = AlignUnpack
 	}
 	return p
 }
