@@ -51,14 +51,14 @@ const (
 	carryBxC                // b ^ c: Maj = ((b^c) & (c^d)) ^ c
 )
 
-// carryFor returns what round t needs in carry.
-func (e *backend) carryFor(t int) carried {
+// carryFor returns what round t needs in carry, with Maj in form maj.
+func carryFor(t int, maj sha1sched.Maj) carried {
 	switch {
 	case t >= 80:
 		return carryB // h += b at the end of the block needs the plain b
 	case sha1sched.F(t) == sha1sched.FParity:
 		return carryBxD
-	case sha1sched.F(t) == sha1sched.FMaj && e.p.Maj == sha1sched.MajXor:
+	case sha1sched.F(t) == sha1sched.FMaj && maj == sha1sched.MajXor:
 		return carryBxC
 	}
 	return carryB
@@ -80,7 +80,7 @@ func (e *backend) Round(r sha1sched.Round) []step { return e.roundSteps(r, e.var
 func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 	c, t := e.ctx, r.T
 	steps := []step{func() { c.ADDL(e.mem(r.WK.Record()), v.e) }}
-	steps = append(steps, e.fSteps(t, v)...)
+	steps = append(steps, e.fSteps(r, v)...)
 	// rol30(b): from b itself in round 0, else from rol5(b).
 	if v.bRotated {
 		steps = append(steps, e.rotl(v.b, 25)...)
@@ -95,7 +95,7 @@ func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 	steps = append(steps, e.rotl(v.a, 5)...)
 	steps = append(steps, func() { c.ADDL(v.a, v.e) })
 	// Fold the next round's d (our c) or c (our rotated b) into its b.
-	switch e.carryFor(t + 1) {
+	switch carryFor(t+1, r.Maj) {
 	case carryBxD:
 		steps = append(steps, func() { c.XORL(v.c, v.spare) })
 	case carryBxC:
@@ -104,11 +104,11 @@ func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 	return steps
 }
 
-// fSteps computes f_t(b, c, d) into carry, which holds carryFor(t). c is
-// XORed with d in place and restored, rather than copied.
-func (e *backend) fSteps(t int, v vars) []step {
-	c, x := e.ctx, v.carry
-	switch e.carryFor(t) {
+// fSteps computes f_t(b, c, d) of round r into carry, which holds
+// carryFor(t). c is XORed with d in place and restored, rather than copied.
+func (e *backend) fSteps(r sha1sched.Round, v vars) []step {
+	c, x, t := e.ctx, v.carry, r.T
+	switch carryFor(t, r.Maj) {
 	case carryBxD: // Parity = (b ^ d) ^ c
 		return []step{func() { c.XORL(v.c, x) }}
 	case carryBxC: // Maj = ((b ^ c) & (c ^ d)) ^ c
@@ -119,7 +119,7 @@ func (e *backend) fSteps(t int, v vars) []step {
 			func() { c.XORL(v.c, x) },
 		}
 	}
-	if sha1sched.F(t) == sha1sched.FCh && e.p.Ch == sha1sched.ChAdd { // Ch = (~b & d) + (b & c): the halves share no bit
+	if r.F == sha1sched.FCh && r.Ch == sha1sched.ChAdd { // Ch = (~b & d) + (b & c): the halves share no bit
 		tmp := e.tmp
 		return []step{
 			func() { c.MOVL(x, tmp) },
@@ -129,7 +129,7 @@ func (e *backend) fSteps(t int, v vars) []step {
 			func() { c.ANDL(v.c, x) },
 		}
 	}
-	if sha1sched.F(t) == sha1sched.FCh { // Ch = ((c ^ d) & b) ^ d
+	if r.F == sha1sched.FCh { // Ch = ((c ^ d) & b) ^ d
 		return []step{
 			func() { c.XORL(v.d, v.c) },
 			func() { c.ANDL(v.c, x) },
@@ -138,7 +138,7 @@ func (e *backend) fSteps(t int, v vars) []step {
 		}
 	}
 	tmp := e.tmp
-	switch e.p.Maj {
+	switch r.Maj {
 	case sha1sched.MajOr: // Maj = (b & c) | (d & (b | c))
 		return []step{
 			func() { c.MOVL(x, tmp) },
@@ -157,7 +157,7 @@ func (e *backend) fSteps(t int, v vars) []step {
 			func() { c.XORL(v.d, v.c) },
 		}
 	}
-	panic(fmt.Sprintf("sha1x86: no f for round %d with maj=%v", t, e.p.Maj)) // Validate rejects it first
+	panic(fmt.Sprintf("sha1x86: no f for round %d with maj=%v", t, r.Maj)) // Validate rejects it first
 }
 
 // rotl rotates r left by n bits in place, as Params.Rotate says.
