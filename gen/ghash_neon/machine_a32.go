@@ -80,7 +80,7 @@ func (m *a32) subBranchNonZero(n greg, imm int, label string) {
 
 func (m *a32) ret() { m.f.RET() }
 
-func (m *a32) load(x vreg, base greg) { m.f.VLD1(arm32.Regs(q(x)), ar(base), arm32.NoUpdate) }
+func (m *a32) load(x vreg, base greg) { m.f.VLD1(ar(base), arm32.NoUpdate, arm32.Regs(q(x))) }
 
 func (m *a32) store(x vreg, base greg) { m.f.VST1(arm32.Regs(q(x)), ar(base), arm32.NoUpdate) }
 
@@ -92,7 +92,7 @@ func (m *a32) loadBlocks(xs []vreg, p greg) {
 		if i+1 < len(xs) && xs[i+1] == xs[i]+1 {
 			n = 2
 		}
-		m.f.VLD1(arm32.Regs(qs(xs[i:i+n])...), ar(p), arm32.Advance)
+		m.f.VLD1(ar(p), arm32.Advance, arm32.Regs(qs(xs[i:i+n])...))
 		i += n
 	}
 }
@@ -108,27 +108,27 @@ func qs(xs []vreg) []arm32.QReg {
 // loadKey is two VLDR: unlike VLD1 they take an offset, and the key is
 // 4-byte aligned, which is all they need.
 func (m *a32) loadKey(x vreg, key greg, off int) {
-	m.f.VLDR(d(x, lo), ar(key), off)
-	m.f.VLDR(d(x, hi), ar(key), off+8)
+	m.f.VLDR(ar(key), off, d(x, lo))
+	m.f.VLDR(ar(key), off+8, d(x, hi))
 }
 
-func (m *a32) loadKeyHalf(x vreg, h half, key greg, off int) { m.f.VLDR(d(x, h), ar(key), off) }
+func (m *a32) loadKeyHalf(x vreg, h half, key greg, off int) { m.f.VLDR(ar(key), off, d(x, h)) }
 
-func (m *a32) xor(x, n, mm vreg)  { m.f.VEOR(q(x), q(n), q(mm)) }
-func (m *a32) ext8(x, n, mm vreg) { m.f.VEXT(q(x), q(n), q(mm), 8) }
+func (m *a32) xor(x, n, mm vreg)  { m.f.VEOR(q(mm), q(n), q(x)) }
+func (m *a32) ext8(x, n, mm vreg) { m.f.VEXT(8, q(mm), q(n), q(x)) }
 
 func (m *a32) lowHalves(x, n, mm vreg) {
 	if x == mm { // write the high half first, which reads mm's low half
-		m.f.VMOV(d(x, hi), d(mm, lo))
+		m.f.VMOV(d(mm, lo), d(x, hi))
 		if x != n {
-			m.f.VMOV(d(x, lo), d(n, lo))
+			m.f.VMOV(d(n, lo), d(x, lo))
 		}
 		return
 	}
 	if x != n {
-		m.f.VMOV(d(x, lo), d(n, lo))
+		m.f.VMOV(d(n, lo), d(x, lo))
 	}
-	m.f.VMOV(d(x, hi), d(mm, lo))
+	m.f.VMOV(d(mm, lo), d(x, hi))
 }
 
 // bitrev looks up both nibbles of every byte in a 16-byte table holding
@@ -137,18 +137,18 @@ func (m *a32) lowHalves(x, n, mm vreg) {
 func (m *a32) bitrev(xs ...vreg) {
 	f := m.f
 	t, mask := m.regs.get(), m.regs.get()
-	f.VLD1(arm32.Regs(q(t)), m.tbl, arm32.NoUpdate)
-	f.VMOVI8(q(mask), 0x0f)
+	f.VLD1(m.tbl, arm32.NoUpdate, arm32.Regs(q(t)))
+	f.VMOVI8(0x0f, q(mask))
 	table := arm32.Regs(q(t))
 	for _, x := range xs {
 		h := m.regs.get()
-		f.VSHR(8, q(h), q(x), 4) // high nibbles
-		f.VAND(q(x), q(x), q(mask))
+		f.VSHR(8, 4, q(x), q(h)) // high nibbles
+		f.VAND(q(mask), q(x), q(x))
 		for _, hh := range []half{lo, hi} {
 			f.VTBL(d(x, hh), table, d(x, hh))
 			f.VTBL(d(h, hh), table, d(h, hh))
 		}
-		f.VSRI(8, q(x), q(h), 4)
+		f.VSRI(8, 4, q(h), q(x))
 		m.regs.put(h)
 	}
 	m.regs.put(t, mask)
@@ -157,11 +157,11 @@ func (m *a32) bitrev(xs ...vreg) {
 func (m *a32) bitrevName() string { return "bit-reverse the bytes of" }
 
 func (m *a32) karatsubaPair(x, a, b vreg) {
-	m.f.VEOR(d(x, lo), d(a, lo), d(a, hi))
-	m.f.VEOR(d(x, hi), d(b, lo), d(b, hi))
+	m.f.VEOR(d(a, hi), d(a, lo), d(x, lo))
+	m.f.VEOR(d(b, hi), d(b, lo), d(x, hi))
 }
 
-func (m *a32) rotUp(x vreg, k int) { m.f.VEXT(q(x), q(x), q(x), 16-k) }
+func (m *a32) rotUp(x vreg, k int) { m.f.VEXT(16-k, q(x), q(x), q(x)) }
 
 // --- The 8-bit multiply ---
 
@@ -172,21 +172,21 @@ func (m *a32) setupP8(rotations int) {
 	f.Comment("Constants: 0x87 in every byte, and the fold masks (the low 48, 32 and 16 bits).")
 	c1, c2 := m.regs.get(), m.regs.get()
 	m.g, m.keep[1], m.keep[2], m.keep[3] = d(c1, lo), d(c1, hi), d(c2, lo), d(c2, hi)
-	f.VMOVI8(m.g, 0x87)
+	f.VMOVI8(0x87, m.g)
 	for k := 1; k <= 3; k++ {
-		f.VMOVI64(m.keep[k], ^uint64(0)>>(16*k))
+		f.VMOVI64(^uint64(0)>>(16*k), m.keep[k])
 	}
 	m.ready = true
 }
 
-func (m *a32) mulP8(x, a, b vreg, h half) { m.f.VMULLP8(q(x), d(a, h), d(b, h)) }
+func (m *a32) mulP8(x, a, b vreg, h half) { m.f.VMULLP8(d(b, h), d(a, h), q(x)) }
 
 func (m *a32) rotateHalves(x, y vreg, k int) {
 	m.rotateHalf(x, y, k, lo)
 	m.rotateHalf(x, y, k, hi)
 }
 
-func (m *a32) rotateHalf(x, y vreg, k int, h half) { m.f.VEXT(d(x, h), d(y, h), d(y, h), k) }
+func (m *a32) rotateHalf(x, y vreg, k int, h half) { m.f.VEXT(k, d(y, h), d(y, h), d(x, h)) }
 
 // foldTops: lo ^= hi; hi &= keep_k; lo ^= hi leaves lo ^ (the top 16k
 // bits of hi) in lo and clears them in hi, three D operations and no
@@ -198,13 +198,13 @@ func (m *a32) foldTops(first int, ls ...vreg) {
 	f := m.f
 	for i, l := range ls {
 		k := first + i
-		f.VEOR(d(l, lo), d(l, lo), d(l, hi))
+		f.VEOR(d(l, hi), d(l, lo), d(l, lo))
 		if k == 4 {
-			f.VMOVI64(d(l, hi), 0)
+			f.VMOVI64(0, d(l, hi))
 			continue
 		}
-		f.VAND(d(l, hi), d(l, hi), m.keep[k])
-		f.VEOR(d(l, lo), d(l, lo), d(l, hi))
+		f.VAND(m.keep[k], d(l, hi), d(l, hi))
+		f.VEOR(d(l, hi), d(l, lo), d(l, lo))
 	}
 }
 
@@ -214,11 +214,11 @@ func (m *a32) foldTops(first int, ls ...vreg) {
 func (m *a32) timesG8(x vreg) vreg {
 	f := m.f
 	p, u := m.regs.get(), m.regs.get()
-	f.VMULLP8(q(p), d(x, hi), m.g)
-	f.VUZP(8, d(p, lo), d(p, hi))
-	f.VSHL(64, d(u, lo), d(p, hi), 8)
-	f.VSHR(64, d(u, hi), d(p, hi), 56)
-	f.VEOR(d(u, lo), d(u, lo), d(p, lo))
+	f.VMULLP8(m.g, d(x, hi), q(p))
+	f.VUZP(8, d(p, hi), d(p, lo))
+	f.VSHL(64, 8, d(p, hi), d(u, lo))
+	f.VSHR(64, 56, d(p, hi), d(u, hi))
+	f.VEOR(d(p, lo), d(u, lo), d(u, lo))
 	m.regs.put(p)
 	return u
 }
@@ -230,14 +230,14 @@ func (m *a32) timesG8(x vreg) vreg {
 func (m *a32) setupP64() {
 	c := m.regs.get()
 	m.g = d(c, lo)
-	m.f.VMOVI8(m.g, 0x87)
-	m.f.VSHR(64, m.g, m.g, 56)
+	m.f.VMOVI8(0x87, m.g)
+	m.f.VSHR(64, 56, m.g, m.g)
 }
 
-func (m *a32) mulP64(x, a, b vreg, h half) { m.f.VMULLP64(q(x), d(a, h), d(b, h)) }
+func (m *a32) mulP64(x, a, b vreg, h half) { m.f.VMULLP64(d(b, h), d(a, h), q(x)) }
 
 func (m *a32) timesG64(x vreg) vreg {
 	r := m.regs.get()
-	m.f.VMULLP64(q(r), d(x, hi), m.g)
+	m.f.VMULLP64(m.g, d(x, hi), q(r))
 	return r
 }

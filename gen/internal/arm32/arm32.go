@@ -19,12 +19,15 @@
 //
 // Registers are Go values: QReg is a 128-bit register Q0–Q15 and DReg a
 // 64-bit register D0–D31; Qn is the pair D2n (low half), D2n+1 (high half),
-// which Q.Lo and Q.Hi return. Each method takes its operands in the order
-// of the syntax it prints: NEON instructions destination first, as in
-// their GNU comment (f.VEOR(Q1, Q2, Q3) is veor q1, q2, q3); Go-syntax
-// instructions destination last, as in Go (f.ADD(16, R2, R2) is
-// ADD $16, R2, R2). Operand shapes an instruction lacks panic when the
-// generator runs.
+// which Q.Lo and Q.Hi return. Every method takes its operands in Go's
+// order, as the arm64 emitter does: immediates and element sizes first,
+// then the sources, the destination last, which is the reverse of the GNU
+// order printed in a WORD's comment: f.VEOR(Q3, Q2, Q1) is veor q1, q2, q3
+// (q1 = q2 ^ q3), f.VEXT(8, Q3, Q2, Q1) is vext.8 q1, q2, q3, #8, and
+// f.ADD(16, R2, R2) is ADD $16, R2, R2. A load takes its address first
+// (f.VLDR(R1, 8, Dn(0)) is vldr d0, [r1, #8]), a store its registers
+// first. Operand shapes an instruction lacks panic when the generator
+// runs.
 //
 // Files, functions, labels, comments, the list scheduler and the GNU
 // export of loops come from package emit, shared with the arm64 emitter.

@@ -18,62 +18,62 @@ import (
 // different encoding.
 func every(f *Func) {
 	f.Label("top")
-	f.VEOR(Q1, Q2, Q3)
-	f.VEOR(Dn(31), Dn(16), Dn(7))
-	f.VEOR(Q8, Q15, Q0)
-	f.VAND(Q4, Q5, Q14)
-	f.VAND(Dn(1), Dn(30), Dn(17))
-	f.VORR(Q9, Q10, Q11)
-	f.VBIC(Q12, Q13, Q6)
-	f.VORN(Dn(3), Dn(19), Dn(20))
-	f.VBSL(Q7, Q8, Q9)
-	f.VMOV(Q3, Q12)
-	f.VMOV(Dn(5), Dn(26))
-	f.VMULLP8(Q0, Dn(16), Dn(17))
-	f.VMULLP8(Q15, Dn(1), Dn(30))
-	f.VMULLP8(Q6, Dn(12), Dn(13))
-	f.VMULLP64(Q0, Dn(16), Dn(17))
-	f.VMULLP64(Q11, Dn(29), Dn(2))
-	f.VEXT(Q1, Q2, Q3, 8)
-	f.VEXT(Q13, Q0, Q15, 15)
-	f.VEXT(Dn(24), Dn(25), Dn(25), 1)
-	f.VEXT(Dn(2), Dn(18), Dn(3), 7)
-	f.VTBL(Dn(28), []DReg{Dn(30), Dn(31)}, Dn(29))
-	f.VTBL(Dn(0), []DReg{Dn(4)}, Dn(19))
-	f.VTBL(Dn(17), []DReg{Dn(8), Dn(9), Dn(10), Dn(11)}, Dn(1))
-	f.VUZP(8, Dn(4), Dn(5))
-	f.VUZP(16, Q2, Q9)
-	f.VZIP(8, Dn(20), Dn(3))
-	f.VZIP(32, Q1, Q14)
-	f.VTRN(8, Q5, Q6)
-	f.VTRN(32, Dn(0), Dn(31))
+	f.VEOR(Q3, Q2, Q1)
+	f.VEOR(Dn(7), Dn(16), Dn(31))
+	f.VEOR(Q0, Q15, Q8)
+	f.VAND(Q14, Q5, Q4)
+	f.VAND(Dn(17), Dn(30), Dn(1))
+	f.VORR(Q11, Q10, Q9)
+	f.VBIC(Q6, Q13, Q12)
+	f.VORN(Dn(20), Dn(19), Dn(3))
+	f.VBSL(Q9, Q8, Q7)
+	f.VMOV(Q12, Q3)
+	f.VMOV(Dn(26), Dn(5))
+	f.VMULLP8(Dn(17), Dn(16), Q0)
+	f.VMULLP8(Dn(30), Dn(1), Q15)
+	f.VMULLP8(Dn(13), Dn(12), Q6)
+	f.VMULLP64(Dn(17), Dn(16), Q0)
+	f.VMULLP64(Dn(2), Dn(29), Q11)
+	f.VEXT(8, Q3, Q2, Q1)
+	f.VEXT(15, Q15, Q0, Q13)
+	f.VEXT(1, Dn(25), Dn(25), Dn(24))
+	f.VEXT(7, Dn(3), Dn(18), Dn(2))
+	f.VTBL(Dn(29), []DReg{Dn(30), Dn(31)}, Dn(28))
+	f.VTBL(Dn(19), []DReg{Dn(4)}, Dn(0))
+	f.VTBL(Dn(1), []DReg{Dn(8), Dn(9), Dn(10), Dn(11)}, Dn(17))
+	f.VUZP(8, Dn(5), Dn(4))
+	f.VUZP(16, Q9, Q2)
+	f.VZIP(8, Dn(3), Dn(20))
+	f.VZIP(32, Q14, Q1)
+	f.VTRN(8, Q6, Q5)
+	f.VTRN(32, Dn(31), Dn(0))
 	f.VREV64(8, Q10, Q10)
-	f.VREV64(32, Dn(9), Dn(22))
-	f.VSHR(8, Q8, Q9, 4)
-	f.VSHR(64, Dn(1), Dn(2), 56)
-	f.VSHR(64, Q1, Q2, 1)
-	f.VSHR(16, Dn(17), Dn(18), 16)
-	f.VSHL(64, Dn(3), Dn(4), 8)
-	f.VSHL(8, Q3, Q4, 4)
-	f.VSHL(32, Q12, Q3, 31)
-	f.VSRI(8, Q0, Q1, 4)
-	f.VSRI(64, Dn(21), Dn(6), 63)
-	f.VSLI(8, Q7, Q11, 4)
-	f.VSLI(64, Dn(7), Dn(8), 57)
-	f.VMOVI8(Q13, 0x87)
-	f.VMOVI8(Dn(27), 0x0f)
-	f.VMOVI8(Q0, 0)
-	f.VMOVI64(Dn(6), 0x0000ffffffffffff)
-	f.VMOVI64(Q14, 0xff000000000000ff)
-	f.VMOVI64(Dn(23), 0)
-	f.VLD1(Regs(Q0), R2, Advance)
-	f.VLD1(Regs(Q8, Q9), R1, NoUpdate)
-	f.VLD1([]DReg{Dn(31)}, R5, AdvanceBy(R6))
-	f.VLD1([]DReg{Dn(13), Dn(14), Dn(15)}, R4, Advance)
+	f.VREV64(32, Dn(22), Dn(9))
+	f.VSHR(8, 4, Q9, Q8)
+	f.VSHR(64, 56, Dn(2), Dn(1))
+	f.VSHR(64, 1, Q2, Q1)
+	f.VSHR(16, 16, Dn(18), Dn(17))
+	f.VSHL(64, 8, Dn(4), Dn(3))
+	f.VSHL(8, 4, Q4, Q3)
+	f.VSHL(32, 31, Q3, Q12)
+	f.VSRI(8, 4, Q1, Q0)
+	f.VSRI(64, 63, Dn(6), Dn(21))
+	f.VSLI(8, 4, Q11, Q7)
+	f.VSLI(64, 57, Dn(8), Dn(7))
+	f.VMOVI8(0x87, Q13)
+	f.VMOVI8(0x0f, Dn(27))
+	f.VMOVI8(0, Q0)
+	f.VMOVI64(0x0000ffffffffffff, Dn(6))
+	f.VMOVI64(0xff000000000000ff, Q14)
+	f.VMOVI64(0, Dn(23))
+	f.VLD1(R2, Advance, Regs(Q0))
+	f.VLD1(R1, NoUpdate, Regs(Q8, Q9))
+	f.VLD1(R5, AdvanceBy(R6), []DReg{Dn(31)})
+	f.VLD1(R4, Advance, []DReg{Dn(13), Dn(14), Dn(15)})
 	f.VST1(Regs(Q3), R0, NoUpdate)
-	f.VLDR(Dn(0), R1, 0)
-	f.VLDR(Dn(29), R1, 232)
-	f.VLDR(Dn(14), R8, 1020)
+	f.VLDR(R1, 0, Dn(0))
+	f.VLDR(R1, 232, Dn(29))
+	f.VLDR(R8, 1020, Dn(14))
 	f.VST1([]DReg{Dn(17), Dn(18)}, R7, Advance)
 	f.MOVW(R1, R5)
 	f.ADD(32, R2, R2)
@@ -135,11 +135,11 @@ func TestKnownWords(t *testing.T) {
 		emit func(f *Func)
 		want string
 	}{
-		{func(f *Func) { f.VMULLP8(Q0, Dn(16), Dn(17)) }, "WORD $0xf2800ea1 // vmull.p8 q0, d16, d17"},
-		{func(f *Func) { f.VMULLP64(Q0, Dn(0), Dn(17)) }, "WORD $0xf2a00e21 // vmull.p64 q0, d0, d17"},
-		{func(f *Func) { f.VEOR(Q1, Q2, Q3) }, "WORD $0xf3042156 // veor q1, q2, q3"},
-		{func(f *Func) { f.VEXT(Q1, Q2, Q3, 8) }, "WORD $0xf2b42846 // vext.8 q1, q2, q3, #8"},
-		{func(f *Func) { f.VLD1(Regs(Q0), R2, Advance) }, "WORD $0xf4220a0d // vld1.8 {d0, d1}, [r2]!"},
+		{func(f *Func) { f.VMULLP8(Dn(17), Dn(16), Q0) }, "WORD $0xf2800ea1 // vmull.p8 q0, d16, d17"},
+		{func(f *Func) { f.VMULLP64(Dn(17), Dn(0), Q0) }, "WORD $0xf2a00e21 // vmull.p64 q0, d0, d17"},
+		{func(f *Func) { f.VEOR(Q3, Q2, Q1) }, "WORD $0xf3042156 // veor q1, q2, q3"},
+		{func(f *Func) { f.VEXT(8, Q3, Q2, Q1) }, "WORD $0xf2b42846 // vext.8 q1, q2, q3, #8"},
+		{func(f *Func) { f.VLD1(R2, Advance, Regs(Q0)) }, "WORD $0xf4220a0d // vld1.8 {d0, d1}, [r2]!"},
 	}
 	for _, c := range cases {
 		f, _ := newFunc("t", "func()")
@@ -154,16 +154,16 @@ func TestKnownWords(t *testing.T) {
 // when the generator runs.
 func TestShapes(t *testing.T) {
 	bad := map[string]func(f *Func){
-		"VEOR mixed widths":  func(f *Func) { f.VEOR(Q1, Dn(2), Q3) },
-		"VEXT index":         func(f *Func) { f.VEXT(Dn(1), Dn(2), Dn(3), 8) },
-		"VSHR zero":          func(f *Func) { f.VSHR(8, Q1, Q2, 0) },
-		"VSHL by size":       func(f *Func) { f.VSHL(64, Q1, Q2, 64) },
+		"VEOR mixed widths":  func(f *Func) { f.VEOR(Q3, Dn(2), Q1) },
+		"VEXT index":         func(f *Func) { f.VEXT(8, Dn(3), Dn(2), Dn(1)) },
+		"VSHR zero":          func(f *Func) { f.VSHR(8, 0, Q2, Q1) },
+		"VSHL by size":       func(f *Func) { f.VSHL(64, 64, Q2, Q1) },
 		"VUZP same register": func(f *Func) { f.VUZP(8, Dn(1), Dn(1)) },
-		"VUZP 64-bit":        func(f *Func) { f.VUZP(64, Dn(1), Dn(2)) },
-		"VLD1 gap":           func(f *Func) { f.VLD1([]DReg{Dn(1), Dn(3)}, R0, NoUpdate) },
-		"VLD1 five":          func(f *Func) { f.VLD1([]DReg{Dn(1), Dn(2), Dn(3), Dn(4), Dn(5)}, R0, NoUpdate) },
-		"VTBL five":          func(f *Func) { f.VTBL(Dn(0), []DReg{Dn(1), Dn(2), Dn(3), Dn(4), Dn(5)}, Dn(6)) },
-		"VMOVI64 byte":       func(f *Func) { f.VMOVI64(Q1, 0x87) },
+		"VUZP 64-bit":        func(f *Func) { f.VUZP(64, Dn(2), Dn(1)) },
+		"VLD1 gap":           func(f *Func) { f.VLD1(R0, NoUpdate, []DReg{Dn(1), Dn(3)}) },
+		"VLD1 five":          func(f *Func) { f.VLD1(R0, NoUpdate, []DReg{Dn(1), Dn(2), Dn(3), Dn(4), Dn(5)}) },
+		"VTBL five":          func(f *Func) { f.VTBL(Dn(6), []DReg{Dn(1), Dn(2), Dn(3), Dn(4), Dn(5)}, Dn(0)) },
+		"VMOVI64 byte":       func(f *Func) { f.VMOVI64(0x87, Q1) },
 		"ADD immediate":      func(f *Func) { f.ADD(257, R1, R1) },
 		"reserved register":  func(f *Func) { f.MOVW(Reg(10), R1) },
 		"no such Q register": func(f *Func) { Q(16) },
@@ -171,8 +171,8 @@ func TestShapes(t *testing.T) {
 		"argument not found": func(f *Func) { f.LoadArg(f.Arg("nope"), R0) },
 		"slice without part": func(f *Func) { f.LoadArg(f.Arg("p"), R0) },
 		"half of a Q, wrong": func(f *Func) { Q1.Half(2) },
-		"VSRI mixed widths":  func(f *Func) { f.VSRI(8, Q1, Dn(2), 1) },
-		"VLDR offset":        func(f *Func) { f.VLDR(Dn(1), R1, 6) },
+		"VSRI mixed widths":  func(f *Func) { f.VSRI(8, 1, Dn(2), Q1) },
+		"VLDR offset":        func(f *Func) { f.VLDR(R1, 6, Dn(1)) },
 	}
 	for name, emit := range bad {
 		func() {
@@ -205,7 +205,7 @@ func TestFrame(t *testing.T) {
 	f.LoadArg(f.Arg("key"), R1)
 	f.LoadArg(f.Arg("p").Base(), R2)
 	f.LoadArg(f.Arg("p").Len(), R3)
-	f.VMULLP64(Q0, Dn(0), Dn(1))
+	f.VMULLP64(Dn(1), Dn(0), Q0)
 	f.RET()
 	g, err := file.Func("count", "func(s string, n uint32) (r int, ok uintptr)")
 	if err != nil {
@@ -292,10 +292,10 @@ func TestDependences(t *testing.T) {
 func TestScheduleHalves(t *testing.T) {
 	f, _ := newFunc("t", "func()")
 	f.Label("loop")
-	f.VMULLP8(Q0, Dn(16), Dn(17))
-	f.VEOR(Dn(1), Dn(1), Dn(20)) // needs the high half of q0
-	f.VEOR(Dn(2), Dn(2), Dn(21)) // independent
-	f.VEOR(Dn(3), Dn(3), Dn(22)) // independent
+	f.VMULLP8(Dn(17), Dn(16), Q0)
+	f.VEOR(Dn(20), Dn(1), Dn(1)) // needs the high half of q0
+	f.VEOR(Dn(21), Dn(2), Dn(2)) // independent
+	f.VEOR(Dn(22), Dn(3), Dn(3)) // independent
 	f.SUBS(16, R3, R3)
 	f.BNE("loop")
 	f.Schedule()

@@ -38,32 +38,32 @@ func (f *Func) neon(isa string, enc uint32, gnu string, in, out []string) *emit.
 
 // --- Bitwise logic (D or Q) ---
 
-func (f *Func) logic(name string, enc uint32, d, n, m Vec) *emit.Inst {
+func (f *Func) logic(name string, enc uint32, m, n, d Vec) *emit.Inst {
 	sameWidth(name, d, n, m)
 	return f.neon("NEON", enc|quad(d)|fields(d.D(), n.D(), m.D()),
 		fmt.Sprintf("%s %v, %v, %v", name, d, n, m), res(n, m), res(d))
 }
 
 // VEOR sets d = n ^ m.
-func (f *Func) VEOR(d, n, m Vec) { f.logic("veor", encVEOR, d, n, m) }
+func (f *Func) VEOR(m, n, d Vec) { f.logic("veor", encVEOR, m, n, d) }
 
 // VAND sets d = n & m.
-func (f *Func) VAND(d, n, m Vec) { f.logic("vand", encVAND, d, n, m) }
+func (f *Func) VAND(m, n, d Vec) { f.logic("vand", encVAND, m, n, d) }
 
 // VORR sets d = n | m.
-func (f *Func) VORR(d, n, m Vec) { f.logic("vorr", encVORR, d, n, m) }
+func (f *Func) VORR(m, n, d Vec) { f.logic("vorr", encVORR, m, n, d) }
 
 // VBIC sets d = n &^ m.
-func (f *Func) VBIC(d, n, m Vec) { f.logic("vbic", encVBIC, d, n, m) }
+func (f *Func) VBIC(m, n, d Vec) { f.logic("vbic", encVBIC, m, n, d) }
 
 // VORN sets d = n | ^m.
-func (f *Func) VORN(d, n, m Vec) { f.logic("vorn", encVORN, d, n, m) }
+func (f *Func) VORN(m, n, d Vec) { f.logic("vorn", encVORN, m, n, d) }
 
 // VBSL sets d = (d & n) | (^d & m): d selects bits from n where set, from m where clear.
-func (f *Func) VBSL(d, n, m Vec) { f.logic("vbsl", encVBSL, d, n, m).In = res(d, n, m) }
+func (f *Func) VBSL(m, n, d Vec) { f.logic("vbsl", encVBSL, m, n, d).In = res(d, n, m) }
 
 // VMOV copies m to d (VORR d, m, m).
-func (f *Func) VMOV(d, m Vec) {
+func (f *Func) VMOV(m, d Vec) {
 	sameWidth("vmov", d, m)
 	f.neon("NEON", encVORR|quad(d)|fields(d.D(), m.D(), m.D()), fmt.Sprintf("vmov %v, %v", d, m), res(m), res(d))
 }
@@ -72,13 +72,13 @@ func (f *Func) VMOV(d, m Vec) {
 
 // VMULLP8 multiplies the eight bytes of n by those of m, lane by lane,
 // carry-lessly, into eight 16-bit products in d (vmull.p8).
-func (f *Func) VMULLP8(d QReg, n, m DReg) {
+func (f *Func) VMULLP8(m, n DReg, d QReg) {
 	f.neon("NEON", encVMULLP8|fields(d.D(), n.D(), m.D()), fmt.Sprintf("vmull.p8 %v, %v, %v", d, n, m), res(n, m), res(d))
 }
 
 // VMULLP64 multiplies n by m carry-lessly into the 128-bit d (vmull.p64,
 // the ARMv8 Crypto Extensions).
-func (f *Func) VMULLP64(d QReg, n, m DReg) {
+func (f *Func) VMULLP64(m, n DReg, d QReg) {
 	f.neon("PMULL", encVMULLP64|fields(d.D(), n.D(), m.D()), fmt.Sprintf("vmull.p64 %v, %v, %v", d, n, m), res(n, m), res(d))
 }
 
@@ -87,7 +87,7 @@ func (f *Func) VMULLP64(d QReg, n, m DReg) {
 // VEXT sets d to bytes imm.. of the pair m:n (n low): with n = m it
 // rotates n right by imm bytes; with n zero it shifts m left by
 // width-imm bytes (vext.8).
-func (f *Func) VEXT(d, n, m Vec, imm int) {
+func (f *Func) VEXT(imm int, m, n, d Vec) {
 	sameWidth("vext", d, n, m)
 	width := 8
 	if d.Quad() {
@@ -100,7 +100,7 @@ func (f *Func) VEXT(d, n, m Vec, imm int) {
 
 // VTBL looks up each byte of m in the table of consecutive registers
 // (one to four) and writes the bytes to d; an index past the table gives 0.
-func (f *Func) VTBL(d DReg, table []DReg, m DReg) {
+func (f *Func) VTBL(m DReg, table []DReg, d DReg) {
 	list := regList("vtbl", table)
 	f.neon("NEON", encVTBL|uint32(len(table)-1)<<8|fields(d.D(), table[0].D(), m.D()),
 		fmt.Sprintf("vtbl.8 %v, %s, %v", d, list, m), res(table, m), res(d))
@@ -120,7 +120,7 @@ func elemSize(op string, size int, allowed ...int) uint32 {
 	return 0
 }
 
-func (f *Func) pairwise(name string, enc uint32, size int, d, m Vec) {
+func (f *Func) pairwise(name string, enc uint32, size int, m, d Vec) {
 	sameWidth(name, d, m)
 	need(d.D() != m.D(), "%s: both operands are %v", name, d)
 	sz := elemSize(name, size, 8, 16, 32)
@@ -130,17 +130,17 @@ func (f *Func) pairwise(name string, enc uint32, size int, d, m Vec) {
 
 // VUZP de-interleaves the elements of the pair d:m in place: d gets the
 // even-numbered elements, m the odd ones (vuzp.size).
-func (f *Func) VUZP(size int, d, m Vec) { f.pairwise("vuzp", encVUZP, size, d, m) }
+func (f *Func) VUZP(size int, m, d Vec) { f.pairwise("vuzp", encVUZP, size, m, d) }
 
 // VZIP interleaves the elements of d and m in place: d gets d[0], m[0],
 // d[1], m[1], ... and m the rest (vzip.size).
-func (f *Func) VZIP(size int, d, m Vec) { f.pairwise("vzip", encVZIP, size, d, m) }
+func (f *Func) VZIP(size int, m, d Vec) { f.pairwise("vzip", encVZIP, size, m, d) }
 
 // VTRN transposes pairs of elements: d[2i+1] and m[2i] are exchanged (vtrn.size).
-func (f *Func) VTRN(size int, d, m Vec) { f.pairwise("vtrn", encVTRN, size, d, m) }
+func (f *Func) VTRN(size int, m, d Vec) { f.pairwise("vtrn", encVTRN, size, m, d) }
 
 // VREV64 reverses the elements of size bits within each doubleword of m into d.
-func (f *Func) VREV64(size int, d, m Vec) {
+func (f *Func) VREV64(size int, m, d Vec) {
 	sameWidth("vrev64", d, m)
 	sz := elemSize("vrev64", size, 8, 16, 32)
 	f.neon("NEON", encVREV64|sz<<18|quad(d)|fields(d.D(), 0, m.D()),
@@ -149,7 +149,7 @@ func (f *Func) VREV64(size int, d, m Vec) {
 
 // --- Shifts by an immediate ---
 
-func (f *Func) shift(name, suffix string, u, opc uint32, size int, d, m Vec, imm int, right bool) *emit.Inst {
+func (f *Func) shift(name, suffix string, u, opc uint32, size, imm int, m, d Vec, right bool) *emit.Inst {
 	sameWidth(name, d, m)
 	elemSize(name, size, 8, 16, 32, 64)
 	if right {
@@ -162,35 +162,35 @@ func (f *Func) shift(name, suffix string, u, opc uint32, size int, d, m Vec, imm
 }
 
 // VSHR shifts each element of m right (logical) by imm into d (vshr.u).
-func (f *Func) VSHR(size int, d, m Vec, imm int) { f.shift("vshr", "u", 1, 0x0, size, d, m, imm, true) }
+func (f *Func) VSHR(size, imm int, m, d Vec) { f.shift("vshr", "u", 1, 0x0, size, imm, m, d, true) }
 
 // VSHL shifts each element of m left by imm into d (vshl.i).
-func (f *Func) VSHL(size int, d, m Vec, imm int) {
-	f.shift("vshl", "i", 0, 0x5, size, d, m, imm, false)
+func (f *Func) VSHL(size, imm int, m, d Vec) {
+	f.shift("vshl", "i", 0, 0x5, size, imm, m, d, false)
 }
 
 // VSRI shifts each element of m right by imm and inserts it into d,
 // keeping d's top imm bits (vsri).
-func (f *Func) VSRI(size int, d, m Vec, imm int) {
-	f.shift("vsri", "", 1, 0x4, size, d, m, imm, true).In = res(d, m)
+func (f *Func) VSRI(size, imm int, m, d Vec) {
+	f.shift("vsri", "", 1, 0x4, size, imm, m, d, true).In = res(d, m)
 }
 
 // VSLI shifts each element of m left by imm and inserts it into d,
 // keeping d's low imm bits (vsli).
-func (f *Func) VSLI(size int, d, m Vec, imm int) {
-	f.shift("vsli", "", 1, 0x5, size, d, m, imm, false).In = res(d, m)
+func (f *Func) VSLI(size, imm int, m, d Vec) {
+	f.shift("vsli", "", 1, 0x5, size, imm, m, d, false).In = res(d, m)
 }
 
 // --- Immediates ---
 
 // VMOVI8 sets every byte of d to imm (vmov.i8).
-func (f *Func) VMOVI8(d Vec, imm uint8) {
+func (f *Func) VMOVI8(imm uint8, d Vec) {
 	f.neon("NEON", encModImm(0, 0xe, uint32(imm))|quad(d)|fields(d.D(), 0, 0), fmt.Sprintf("vmov.i8 %v, #0x%02x", d, imm), nil, res(d))
 }
 
 // VMOVI64 sets every doubleword of d to imm, each of whose bytes must be
 // 0x00 or 0xff (vmov.i64).
-func (f *Func) VMOVI64(d Vec, imm uint64) {
+func (f *Func) VMOVI64(imm uint64, d Vec) {
 	var abcdefgh uint32
 	for i := 0; i < 8; i++ {
 		switch b := byte(imm >> (8 * i)); b {
@@ -263,7 +263,7 @@ func (p Post) gnu(base Reg) string {
 
 // VLD1 loads the consecutive registers of list from (base), bytes in
 // memory order (vld1.8), which needs no alignment.
-func (f *Func) VLD1(list []DReg, base Reg, post Post) {
+func (f *Func) VLD1(base Reg, post Post, list []DReg) {
 	base.check()
 	l := regList("vld1", list)
 	in, out := res(base, "mem"), res(list)
@@ -381,7 +381,7 @@ func (f *Func) RET() { f.Add(&emit.Inst{Op: "RET", Terminal: true}) }
 
 // VLDR loads the 8 bytes at off(base) into d (the VFP load; off is a
 // multiple of 4 below 1024, and the address must be 4-byte aligned).
-func (f *Func) VLDR(d DReg, base Reg, off int) {
+func (f *Func) VLDR(base Reg, off int, d DReg) {
 	base.check()
 	need(off >= 0 && off < 1024 && off%4 == 0, "vldr: offset %d is not a multiple of 4 in 0..1020", off)
 	f.neon("NEON", 0xed900b00|uint32(base)<<16|uint32(off/4)|fields(d.D(), 0, 0),
