@@ -75,6 +75,27 @@ func every(f *Func) {
 	f.VLDR(R1, 232, Dn(29))
 	f.VLDR(R8, 1020, Dn(14))
 	f.VST1([]DReg{Dn(17), Dn(18)}, R7, Advance)
+	f.VADD(32, Q2, Q1, Q0)
+	f.VADD(32, Q10, Q9, Q8)
+	f.VADD(64, Dn(3), Dn(30), Dn(17))
+	f.VREV32(8, Q1, Q0)
+	f.VREV32(8, Q11, Q10)
+	f.VREV32(16, Dn(5), Dn(21))
+	f.SHA1C(Q2, Q1, Q0)
+	f.SHA1C(Q9, Q8, Q15)
+	f.SHA1P(Q2, Q1, Q0)
+	f.SHA1M(Q12, Q3, Q11)
+	f.SHA1SU0(Q2, Q1, Q0)
+	f.SHA1SU0(Q14, Q13, Q9)
+	f.SHA1H(Q1, Q0)
+	f.SHA1H(Q14, Q9)
+	f.SHA1SU1(Q1, Q0)
+	f.SHA1SU1(Q10, Q13)
+	f.VLDR32(R0, 16, Q2)
+	f.VLDR32(R3, 1020, Q7)
+	f.VLDR32(R1, 0, Q0)
+	f.VSTR32(Q2, R0, 16)
+	f.VSTR32(Q5, R8, 4)
 	f.MOVW(R1, R5)
 	f.ADD(32, R2, R2)
 	f.ADD(4080, R1, R4)
@@ -138,6 +159,9 @@ func TestKnownWords(t *testing.T) {
 		{func(f *Func) { f.VMULLP8(Dn(17), Dn(16), Q0) }, "WORD $0xf2800ea1 // vmull.p8 q0, d16, d17"},
 		{func(f *Func) { f.VMULLP64(Dn(17), Dn(0), Q0) }, "WORD $0xf2a00e21 // vmull.p64 q0, d0, d17"},
 		{func(f *Func) { f.VEOR(Q3, Q2, Q1) }, "WORD $0xf3042156 // veor q1, q2, q3"},
+		{func(f *Func) { f.SHA1C(Q9, Q8, Q15) }, "WORD $0xf240ece2 // sha1c.32 q15, q8, q9"},
+		{func(f *Func) { f.SHA1H(Q14, Q9) }, "WORD $0xf3f922ec // sha1h.32 q9, q14"},
+		{func(f *Func) { f.VLDR32(R0, 16, Q2) }, "WORD $0xed904a04 // vldr s8, [r0, #16]"},
 		{func(f *Func) { f.VEXT(8, Q3, Q2, Q1) }, "WORD $0xf2b42846 // vext.8 q1, q2, q3, #8"},
 		{func(f *Func) { f.VLD1(R2, Advance, Regs(Q0)) }, "WORD $0xf4220a0d // vld1.8 {d0, d1}, [r2]!"},
 	}
@@ -173,6 +197,10 @@ func TestShapes(t *testing.T) {
 		"half of a Q, wrong": func(f *Func) { Q1.Half(2) },
 		"VSRI mixed widths":  func(f *Func) { f.VSRI(8, 1, Dn(2), Q1) },
 		"VLDR offset":        func(f *Func) { f.VLDR(R1, 6, Dn(1)) },
+		"VLDR32 no S reg":    func(f *Func) { f.VLDR32(R1, 0, Q8) },
+		"VSTR32 offset":      func(f *Func) { f.VSTR32(Q1, R1, 1024) },
+		"VADD mixed widths":  func(f *Func) { f.VADD(32, Q1, Dn(2), Q3) },
+		"VREV32 by 32":       func(f *Func) { f.VREV32(32, Q1, Q2) },
 	}
 	for name, emit := range bad {
 		func() {

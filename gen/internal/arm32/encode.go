@@ -43,6 +43,32 @@ const (
 	encVMULLP64 = 0xf2a00e00
 )
 
+// Three registers of the same length, integer addition:
+// 1111001U 0Dsz Vn Vd 1000 N Q M 0 Vm, U = 0, sz the element size.
+const encVADD = 0xf2000800
+
+// The SHA-1 instructions of the ARMv8 Crypto Extensions (DDI 0487, section
+// F6), all on Q registers. Three registers: 11110010 0D op Vn Vd 1100 N1M0 Vm
+// with op 00 SHA1C, 01 SHA1P, 10 SHA1M, 11 SHA1SU0. Two registers:
+// 11110011 1D11 1001 Vd 0010 11M0 Vm for SHA1H, 11110011 1D11 1010 Vd 0011
+// 10M0 Vm for SHA1SU1.
+const (
+	encSHA1C   = 0xf2000c40
+	encSHA1P   = 0xf2100c40
+	encSHA1M   = 0xf2200c40
+	encSHA1SU0 = 0xf2300c40
+	encSHA1H   = 0xf3b902c0
+	encSHA1SU1 = 0xf3ba0380
+)
+
+// VLDR and VSTR of a single-precision register Sd (the VFP loads):
+// cond 1101 U D 0 L Rn Vd 1010 imm8, L = 1 to load, with Sd = Vd:D and
+// the offset imm8*4 added (U = 1).
+const (
+	encVLDR32 = 0xed900a00
+	encVSTR32 = 0xed800a00
+)
+
 // VEXT: 11110010 1D11 Vn Vd imm4 NQM0 Vm.
 const encVEXT = 0xf2b00000
 
@@ -55,6 +81,7 @@ func encMisc(opc1, opc2 uint32) uint32 { return 0xf3b00000 | opc1<<16 | opc2<<7 
 
 var (
 	encVREV64 = encMisc(0, 0)
+	encVREV32 = encMisc(0, 1)
 	encVTRN   = encMisc(2, 1)
 	encVUZP   = encMisc(2, 2)
 	encVZIP   = encMisc(2, 3)

@@ -34,11 +34,11 @@ type Func struct {
 	offsets map[string]int // argument components by asmdecl's names
 }
 
-// isas is the order of the "Requires:" line: NEON (Advanced SIMD), and
-// PMULL for VMULL.P64 (the ARMv8 Crypto Extensions), which implies NEON.
-// The names are those of golang.org/x/sys/cpu's ARM.HasNEON and
-// ARM.HasPMULL.
-var isas = []string{"NEON", "PMULL"}
+// isas is the order of the "Requires:" line: NEON (Advanced SIMD), then
+// PMULL for VMULL.P64 and SHA1 for the SHA-1 instructions (both of the
+// ARMv8 Crypto Extensions), which imply NEON. The names are those of
+// golang.org/x/sys/cpu's ARM.HasNEON, ARM.HasPMULL and ARM.HasSHA1.
+var isas = []string{"NEON", "PMULL", "SHA1"}
 
 // sizes is the layout of gc on 32-bit ARM.
 var sizes = types.SizesFor("gc", "arm")

@@ -20,13 +20,16 @@ func sameWidth(op string, xs ...Vec) {
 }
 
 // latency is the scheduler's model of a result's delay: loads 4 cycles,
-// polynomial multiplies 5, other NEON operations 3.
+// polynomial multiplies 5, the SHA-1 instructions 6 (SHA1C's four rounds
+// on the Cortex-A57), other NEON operations 3.
 func latency(gnu string) int {
 	switch {
 	case strings.HasPrefix(gnu, "vld"):
 		return 4
 	case strings.HasPrefix(gnu, "vmull"):
 		return 5
+	case strings.HasPrefix(gnu, "sha1"):
+		return 6
 	}
 	return 3
 }
@@ -66,6 +69,52 @@ func (f *Func) VBSL(m, n, d Vec) { f.logic("vbsl", encVBSL, m, n, d).In = res(d,
 func (f *Func) VMOV(m, d Vec) {
 	sameWidth("vmov", d, m)
 	f.neon("NEON", encVORR|quad(d)|fields(d.D(), m.D(), m.D()), fmt.Sprintf("vmov %v, %v", d, m), res(m), res(d))
+}
+
+// --- Integer arithmetic ---
+
+// VADD adds the elements of size bits of n and m into d (vadd.i).
+func (f *Func) VADD(size int, m, n, d Vec) {
+	sameWidth("vadd", d, n, m)
+	sz := elemSize("vadd", size, 8, 16, 32, 64)
+	f.neon("NEON", encVADD|sz<<20|quad(d)|fields(d.D(), n.D(), m.D()),
+		fmt.Sprintf("vadd.i%d %v, %v, %v", size, d, n, m), res(n, m), res(d))
+}
+
+// --- SHA-1 (the ARMv8 Crypto Extensions) ---
+
+// SHA1C performs four SHA-1 rounds with the choose function f = Ch (that
+// of rounds 0-19) on the working variables a, b, c, d in words 0-3 of d
+// and e in word 0 of n, with the rounds' four words W+K in m. The new a,
+// b, c, d replace d; the new e is the old a rotated left by 30 (SHA1H).
+// GNU: sha1c.32 d, n, m.
+func (f *Func) SHA1C(m, n, d QReg) { f.sha1Three("sha1c", encSHA1C, m, n, d) }
+
+// SHA1P is SHA1C with the parity function, that of rounds 20-39 and 60-79.
+func (f *Func) SHA1P(m, n, d QReg) { f.sha1Three("sha1p", encSHA1P, m, n, d) }
+
+// SHA1M is SHA1C with the majority function, that of rounds 40-59.
+func (f *Func) SHA1M(m, n, d QReg) { f.sha1Three("sha1m", encSHA1M, m, n, d) }
+
+// SHA1SU0 is the first half of the message schedule: with W[t..t+3] in d,
+// W[t+4..t+7] in n and W[t+8..t+11] in m, it sets d to
+// W[t..t+3] ^ W[t+2..t+5] ^ W[t+8..t+11].
+func (f *Func) SHA1SU0(m, n, d QReg) { f.sha1Three("sha1su0", encSHA1SU0, m, n, d) }
+
+func (f *Func) sha1Three(name string, enc uint32, m, n, d QReg) {
+	f.neon("SHA1", enc|fields(d.D(), n.D(), m.D()), fmt.Sprintf("%s.32 %v, %v, %v", name, d, n, m), res(d, n, m), res(d))
+}
+
+// SHA1H sets word 0 of d to word 0 of m rotated left by 30, and the rest
+// of d to zero: the e of the next four rounds, from the a before them.
+func (f *Func) SHA1H(m, d QReg) {
+	f.neon("SHA1", encSHA1H|fields(d.D(), 0, m.D()), fmt.Sprintf("sha1h.32 %v, %v", d, m), res(m), res(d))
+}
+
+// SHA1SU1 finishes the message schedule: with SHA1SU0's result in d and
+// W[t+12..t+15] in m, it sets d to W[t+16..t+19].
+func (f *Func) SHA1SU1(m, d QReg) {
+	f.neon("SHA1", encSHA1SU1|fields(d.D(), 0, m.D()), fmt.Sprintf("sha1su1.32 %v, %v", d, m), res(d, m), res(d))
 }
 
 // --- Polynomial multiplication ---
@@ -145,6 +194,15 @@ func (f *Func) VREV64(size int, m, d Vec) {
 	sz := elemSize("vrev64", size, 8, 16, 32)
 	f.neon("NEON", encVREV64|sz<<18|quad(d)|fields(d.D(), 0, m.D()),
 		fmt.Sprintf("vrev64.%d %v, %v", size, d, m), res(m), res(d))
+}
+
+// VREV32 reverses the elements of size bits (8 or 16) within each word of
+// m into d: with 8, it turns big-endian words into little-endian ones.
+func (f *Func) VREV32(size int, m, d Vec) {
+	sameWidth("vrev32", d, m)
+	sz := elemSize("vrev32", size, 8, 16)
+	f.neon("NEON", encVREV32|sz<<18|quad(d)|fields(d.D(), 0, m.D()),
+		fmt.Sprintf("vrev32.%d %v, %v", size, d, m), res(m), res(d))
 }
 
 // --- Shifts by an immediate ---
@@ -386,4 +444,32 @@ func (f *Func) VLDR(base Reg, off int, d DReg) {
 	need(off >= 0 && off < 1024 && off%4 == 0, "vldr: offset %d is not a multiple of 4 in 0..1020", off)
 	f.neon("NEON", 0xed900b00|uint32(base)<<16|uint32(off/4)|fields(d.D(), 0, 0),
 		fmt.Sprintf("vldr %v, [%s, #%d]", d, base.gnuText(), off), res(base, "mem"), res(d))
+}
+
+// sReg is the number of the single-precision register that is word 0 of
+// q: S4q, which exists for Q0-Q7 only.
+func sReg(op string, q QReg) uint32 {
+	need(q <= Q7, "%s: word 0 of %v is no S register (only Q0-Q7 have them)", op, q)
+	return 4 * uint32(q)
+}
+
+// VLDR32 loads the 4 bytes at off(base) into word 0 of d, leaving its other
+// words (the VFP load of S4d; off is a multiple of 4 below 1024; d is one
+// of Q0-Q7).
+func (f *Func) VLDR32(base Reg, off int, d QReg) {
+	base.check()
+	need(off >= 0 && off < 1024 && off%4 == 0, "vldr: offset %d is not a multiple of 4 in 0..1020", off)
+	s := sReg("vldr", d)
+	f.neon("NEON", encVLDR32|uint32(base)<<16|(s>>1)<<12|(s&1)<<22|uint32(off/4),
+		fmt.Sprintf("vldr s%d, [%s, #%d]", s, base.gnuText(), off), res(base, "mem", d.Lo()), res(d.Lo()))
+}
+
+// VSTR32 stores word 0 of s at off(base) (the VFP store of S4s; off is a
+// multiple of 4 below 1024; s is one of Q0-Q7).
+func (f *Func) VSTR32(s QReg, base Reg, off int) {
+	base.check()
+	need(off >= 0 && off < 1024 && off%4 == 0, "vstr: offset %d is not a multiple of 4 in 0..1020", off)
+	n := sReg("vstr", s)
+	f.neon("NEON", encVSTR32|uint32(base)<<16|(n>>1)<<12|(n&1)<<22|uint32(off/4),
+		fmt.Sprintf("vstr s%d, [%s, #%d]", n, base.gnuText(), off), res(s.Lo(), base, "mem"), []string{"mem"})
 }

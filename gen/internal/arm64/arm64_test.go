@@ -24,6 +24,20 @@ func every(f *Func) {
 	f.LDRQ(R1.At(240), V31)
 	f.LDRQ(R1.At(0), V0)
 	f.STRQ(V3, R0.At(32))
+	f.LDRS(R0.At(16), V20)
+	f.LDRS(R7.At(0), V1)
+	f.STRS(V20, R0.At(16))
+	f.VADD(V17.S4(), V4.S4(), V16.S4())
+	f.VADD(V1.D2(), V2.D2(), V31.D2())
+	f.SHA1C(V16.S4(), V1, V2)
+	f.SHA1P(V17.S4(), V3, V4)
+	f.SHA1M(V31.S4(), V30, V29)
+	f.SHA1H(V3, V1)
+	f.SHA1H(V0, V26)
+	f.SHA1SU0(V6.S4(), V5.S4(), V4.S4())
+	f.SHA1SU0(V28.S4(), V19.S4(), V10.S4())
+	f.SHA1SU1(V7.S4(), V4.S4())
+	f.SHA1SU1(V25.S4(), V13.S4())
 	f.VPMULL(V1.B8(), V2.B8(), V3.H8())
 	f.VPMULL2(V17.B16(), V22.B16(), V29.H8())
 	f.VPMULL(V1.D1(), V2.D1(), V3.Q1())
@@ -229,6 +243,12 @@ func TestShapes(t *testing.T) {
 		"SHRN not narrowing": func(f *Func) { f.VSHRN(1, V1.B16(), V2.B8()) },
 		"reserved register":  func(f *Func) { f.MOVD(Reg(28), R1) },
 		"LDRQ offset":        func(f *Func) { f.LDRQ(R1.At(8), V1) },
+		"LDRS offset":        func(f *Func) { f.LDRS(R1.At(6), V1) },
+		"VADD mixed":         func(f *Func) { f.VADD(V1.S4(), V2.D2(), V3.S4()) },
+		"VADD Q1":            func(f *Func) { f.VADD(V1.Q1(), V2.Q1(), V3.Q1()) },
+		"SHA1C on B16":       func(f *Func) { f.SHA1C(V1.B16(), V2, V3) },
+		"SHA1SU0 on D2":      func(f *Func) { f.SHA1SU0(V1.D2(), V2.D2(), V3.D2()) },
+		"SHA1SU1 mixed":      func(f *Func) { f.SHA1SU1(V1.S4(), V3.B16()) },
 	}
 	for name, emit := range bad {
 		func() {

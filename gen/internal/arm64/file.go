@@ -32,8 +32,10 @@ type Func struct {
 	sig *gotypes.Signature
 }
 
-// isas is the order of the "Requires:" line; PMULL implies ASIMD.
-var isas = []string{"ASIMD", "PMULL"}
+// isas is the order of the "Requires:" line; PMULL and SHA1 (the SHA-1
+// instructions) imply ASIMD. The names are those of golang.org/x/sys/cpu's
+// ARM64.HasASIMD, HasPMULL and HasSHA1.
+var isas = []string{"ASIMD", "PMULL", "SHA1"}
 
 // Func adds a function named name (without the middle dot) with the Go
 // signature sig, such as "func(y *[16]byte, key *[30]uint64, p []byte)",

@@ -46,13 +46,17 @@ func (i built) rw(in []string, out ...string) built {
 }
 
 // latency is the scheduler's model of an instruction's result delay:
-// loads 4 cycles, polynomial multiplies 5, other vector operations 3.
+// loads 4 cycles, polynomial multiplies 5, the SHA-1 instructions 6 (the
+// four rounds of SHA1C on the Cortex-A53 and A57), other vector
+// operations 3.
 func latency(goOp string) int {
 	switch {
 	case strings.HasPrefix(goOp, "VLD1"):
 		return 4
 	case strings.HasPrefix(goOp, "VPMULL"):
 		return 5
+	case strings.HasPrefix(goOp, "SHA1"):
+		return 6
 	}
 	return 3
 }
@@ -154,19 +158,92 @@ func (f *Func) VST1P(base Reg, list ...Vec) {
 // LDRQ loads the 16 bytes at m into d (Go: FMOVQ off(Rn), Fd). Unlike
 // VLD1 it takes an offset, and some cores (Cortex-A55) issue it at twice
 // VLD1's rate. On little-endian arm64 the byte order is VLD1's .B16.
-func (f *Func) LDRQ(m Mem, d VReg) {
-	m.Base.check()
-	need(m.Off >= 0 && m.Off%16 == 0 && m.Off < 65536, "LDRQ: offset %d is not a multiple of 16 in 0..65520", m.Off)
-	f.vector("ASIMD", "FMOVQ", []string{m.goText(), fmt.Sprintf("F%d", d)}, fmt.Sprintf("ldr q%d, %s", d, m.gnuText())).
-		rw(rs(m.Base, "mem"), rs(d)...)
-}
+func (f *Func) LDRQ(m Mem, d VReg) { f.fpLoad("Q", 16, m, d) }
 
 // STRQ stores the 16 bytes of s at m (Go: FMOVQ Fs, off(Rn)).
-func (f *Func) STRQ(s VReg, m Mem) {
+func (f *Func) STRQ(s VReg, m Mem) { f.fpStore("Q", 16, s, m) }
+
+// LDRS loads the 4 bytes at m into the low word of d, zeroing the rest
+// (Go: FMOVS off(Rn), Fd).
+func (f *Func) LDRS(m Mem, d VReg) { f.fpLoad("S", 4, m, d) }
+
+// STRS stores the low word of s at m (Go: FMOVS Fs, off(Rn)).
+func (f *Func) STRS(s VReg, m Mem) { f.fpStore("S", 4, s, m) }
+
+// fpOffset checks the offset of a load or store of size bytes with an
+// unsigned, scaled 12-bit immediate.
+func fpOffset(op string, size int, m Mem) {
 	m.Base.check()
-	need(m.Off >= 0 && m.Off%16 == 0 && m.Off < 65536, "STRQ: offset %d is not a multiple of 16 in 0..65520", m.Off)
-	f.vector("ASIMD", "FMOVQ", []string{fmt.Sprintf("F%d", s), m.goText()}, fmt.Sprintf("str q%d, %s", s, m.gnuText())).
-		rw(rs(s, m.Base, "mem"), "mem")
+	need(m.Off >= 0 && m.Off%size == 0 && m.Off < 4096*size, "%s: offset %d is not a multiple of %d in 0..%d", op, m.Off, size, 4095*size)
+}
+
+// fpLoad is LDR of the register named letter+d (q3, s3): FMOV<letter> m, Fd.
+func (f *Func) fpLoad(letter string, size int, m Mem, d VReg) {
+	fpOffset("LDR"+letter, size, m)
+	f.vector("ASIMD", "FMOV"+letter, []string{m.goText(), fmt.Sprintf("F%d", d)},
+		fmt.Sprintf("ldr %s%d, %s", strings.ToLower(letter), d, m.gnuText())).rw(rs(m.Base, "mem"), rs(d)...)
+}
+
+// fpStore is STR of the register named letter+s: FMOV<letter> Fs, m.
+func (f *Func) fpStore(letter string, size int, s VReg, m Mem) {
+	fpOffset("STR"+letter, size, m)
+	f.vector("ASIMD", "FMOV"+letter, []string{fmt.Sprintf("F%d", s), m.goText()},
+		fmt.Sprintf("str %s%d, %s", strings.ToLower(letter), s, m.gnuText())).rw(rs(s, m.Base, "mem"), "mem")
+}
+
+// --- Integer arithmetic ---
+
+// VADD adds the elements of n and m (any arrangement but Q1 and D1).
+func (f *Func) VADD(m, n, d Vec) {
+	sameArr("VADD", m, n, d)
+	oneOf("VADD", d, B8, B16, H4, H8, S2, S4, D2)
+	f.three("ASIMD", "VADD", "add", m, n, d)
+}
+
+// --- SHA-1 (the SHA1 extension, FEAT_SHA1) ---
+
+// SHA1C performs four SHA-1 rounds with the choose function f = Ch (that
+// of rounds 0-19) on the working variables a, b, c, d in words 0-3 of abcd
+// and e in the low word of e, with the rounds' four words W+K in wk (S4).
+// The new a, b, c, d replace abcd; the new e is the old a rotated left by
+// 30 (SHA1H). GNU: sha1c qd, sn, vm.4s.
+func (f *Func) SHA1C(wk Vec, e, abcd VReg) { f.sha1Rounds("SHA1C", "sha1c", wk, e, abcd) }
+
+// SHA1P is SHA1C with the parity function, that of rounds 20-39 and 60-79.
+func (f *Func) SHA1P(wk Vec, e, abcd VReg) { f.sha1Rounds("SHA1P", "sha1p", wk, e, abcd) }
+
+// SHA1M is SHA1C with the majority function, that of rounds 40-59.
+func (f *Func) SHA1M(wk Vec, e, abcd VReg) { f.sha1Rounds("SHA1M", "sha1m", wk, e, abcd) }
+
+func (f *Func) sha1Rounds(goOp, gnuOp string, wk Vec, e, abcd VReg) {
+	oneOf(goOp, wk, S4)
+	f.vector("SHA1", goOp, []string{wk.goText(), e.String(), abcd.String()},
+		fmt.Sprintf("%s q%d, s%d, %s", gnuOp, abcd, e, wk.gnuText())).rw(rs(wk, e, abcd), rs(abcd)...)
+}
+
+// SHA1H sets the low word of d to the low word of n rotated left by 30,
+// and the rest of d to zero: the e of the next four rounds, from the a
+// before them. GNU: sha1h sd, sn.
+func (f *Func) SHA1H(n, d VReg) {
+	f.vector("SHA1", "SHA1H", []string{n.String(), d.String()}, fmt.Sprintf("sha1h s%d, s%d", d, n)).rw(rs(n), rs(d)...)
+}
+
+// SHA1SU0 is the first half of the message schedule: with W[t..t+3] in d,
+// W[t+4..t+7] in n and W[t+8..t+11] in m, it sets d to
+// W[t..t+3] ^ W[t+2..t+5] ^ W[t+8..t+11] (all S4).
+func (f *Func) SHA1SU0(m, n, d Vec) {
+	sameArr("SHA1SU0", m, n, d)
+	oneOf("SHA1SU0", d, S4)
+	f.three("SHA1", "SHA1SU0", "sha1su0", m, n, d).In = rs(m, n, d)
+}
+
+// SHA1SU1 finishes the message schedule: with SHA1SU0's result in d and
+// W[t+12..t+15] in n, it sets d to W[t+16..t+19] (all S4).
+func (f *Func) SHA1SU1(n, d Vec) {
+	sameArr("SHA1SU1", n, d)
+	oneOf("SHA1SU1", d, S4)
+	f.vector("SHA1", "SHA1SU1", []string{n.goText(), d.goText()},
+		fmt.Sprintf("sha1su1 %s, %s", d.gnuText(), n.gnuText())).rw(rs(n, d), rs(d)...)
 }
 
 // --- Carry-less multiplication ---
