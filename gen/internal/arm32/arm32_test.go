@@ -103,6 +103,8 @@ func every(f *Func) {
 	f.SUBS(16, R3, R3)
 	f.BIC(15, R3, R3)
 	f.CMP(64, R3)
+	f.SUBIf(emit.EQ, 64, R1, R1)
+	f.SUBIf(emit.NE, 32, R2, R4)
 	f.BNE("top")
 	f.BEQ("top")
 	f.BHS("top")

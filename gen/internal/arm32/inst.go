@@ -395,6 +395,17 @@ func (f *Func) arith(goOp, gnuOp string, imm int, n, d Reg) *emit.Inst {
 // ADD sets d = n + imm.
 func (f *Func) ADD(imm int, n, d Reg) { f.arith("ADD", "add", imm, n, d) }
 
+// Cond is a condition on the flags: emit.EQ, emit.NE, emit.HS or emit.LO.
+type Cond = emit.Cond
+
+// SUBIf sets d = n - imm if the flags satisfy c, and leaves d otherwise
+// (Go: SUB.c).
+func (f *Func) SUBIf(c Cond, imm int, n, d Reg) {
+	need(c.Valid(), "SUB: no condition %q", c)
+	i := f.arith("SUB."+string(c), "sub"+strings.ToLower(string(c)), imm, n, d)
+	i.In = res(n, d, "flags")
+}
+
 // SUB sets d = n - imm.
 func (f *Func) SUB(imm int, n, d Reg) { f.arith("SUB", "sub", imm, n, d) }
 

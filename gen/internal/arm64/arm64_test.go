@@ -25,6 +25,8 @@ func every(f *Func) {
 	f.LDRQ(R1.At(0), V0)
 	f.STRQ(V3, R0.At(32))
 	f.LDRS(R0.At(16), V20)
+	f.LDRQP(R1.At(64), V5)
+	f.LDRQP(R3.At(-32), V31)
 	f.LDRS(R7.At(0), V1)
 	f.STRS(V20, R0.At(16))
 	f.VADD(V17.S4(), V4.S4(), V16.S4())
@@ -107,6 +109,8 @@ func every(f *Func) {
 	f.SUBS(16, R3, R3)
 	f.ANDMask(^uint64(15), R3, R4)
 	f.CMP(128, R3)
+	f.CSEL(emit.EQ, R5, R1, R1)
+	f.CSEL(emit.NE, R2, R3, R4)
 	f.BNE("top")
 	f.BEQ("top")
 	f.BHS("top")
@@ -198,6 +202,40 @@ func TestSchedule(t *testing.T) {
 	}
 	if !strings.HasSuffix(got, "b.ne loop\n") {
 		t.Errorf("the branch is not last:\n%s", got)
+	}
+}
+
+// TestScheduleInOrderCompletion checks ScheduleFor on a core that
+// completes instructions in order: an integer instruction, which finishes
+// sooner, does not follow a vector one directly when another vector
+// instruction can go there; the default core puts it there.
+func TestScheduleInOrderCompletion(t *testing.T) {
+	order := func(c emit.Core) string {
+		f := newFunc()
+		f.Label("loop")
+		f.VPMULL(V1.D1(), V2.D1(), V3.Q1())
+		f.VEOR(V4.B16(), V5.B16(), V6.B16()) // independent
+		f.SUBS(16, R3, R3)                   // independent; the branch needs its flags
+		f.VEOR(V3.B16(), V7.B16(), V8.B16()) // needs the PMULL
+		f.BNE("loop")
+		f.ScheduleFor(c)
+		var ops []string
+		for _, i := range f.Insts() {
+			ops = append(ops, i.Op)
+		}
+		return strings.Join(ops, " ")
+	}
+	inOrder := emit.Core{InOrderCompletion: true, Latency: func(i *emit.Inst) int {
+		if i.Op == "SUBS" {
+			return 3
+		}
+		return 6
+	}}
+	if got, want := order(emit.Core{}), "VPMULL SUBS VEOR VEOR BNE"; got != want {
+		t.Errorf("default core: %s, want %s", got, want)
+	}
+	if got, want := order(inOrder), "VPMULL VEOR SUBS VEOR BNE"; got != want {
+		t.Errorf("in-order completion: %s, want %s", got, want)
 	}
 }
 

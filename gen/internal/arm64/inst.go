@@ -170,6 +170,15 @@ func (f *Func) LDRS(m Mem, d VReg) { f.fpLoad("S", 4, m, d) }
 // STRS stores the low word of s at m (Go: FMOVS Fs, off(Rn)).
 func (f *Func) STRS(s VReg, m Mem) { f.fpStore("S", 4, s, m) }
 
+// LDRQP loads the 16 bytes at (Rn) into d, then adds m.Off to Rn: LDR Q
+// with post-index (Go: FMOVQ.P off(Rn), Fd).
+func (f *Func) LDRQP(m Mem, d VReg) {
+	m.Base.check()
+	need(m.Off >= -256 && m.Off < 256, "LDRQ.P: post-index %d out of range -256..255", m.Off)
+	f.vector("ASIMD", "FMOVQ.P", []string{m.goText(), fmt.Sprintf("F%d", d)},
+		fmt.Sprintf("ldr q%d, [%s], #%d", d, m.Base.gnuText(), m.Off)).rw(rs(m.Base, "mem"), rs(d, m.Base)...)
+}
+
 // fpOffset checks the offset of a load or store of size bytes with an
 // unsigned, scaled 12-bit immediate.
 func fpOffset(op string, size int, m Mem) {
@@ -617,6 +626,20 @@ func (f *Func) CMP(imm int, n Reg) {
 	n.check()
 	need(imm >= 0 && imm < 4096, "CMP: immediate %d out of range", imm)
 	f.scalar("CMP", []string{fmt.Sprintf("$%d", imm), n.String()}, fmt.Sprintf("cmp %s, #%d", n.gnuText(), imm)).rw(rs(n), "flags")
+}
+
+// Cond is a condition on the flags: emit.EQ, emit.NE, emit.HS or emit.LO.
+type Cond = emit.Cond
+
+// CSEL sets d = n if the flags satisfy c, else d = m (Go: CSEL c, Rn, Rm, Rd).
+func (f *Func) CSEL(c Cond, n, m, d Reg) {
+	n.check()
+	m.check()
+	d.check()
+	need(c.Valid(), "CSEL: no condition %q", c)
+	f.scalar("CSEL", []string{string(c), n.String(), m.String(), d.String()},
+		fmt.Sprintf("csel %s, %s, %s, %s", d.gnuText(), n.gnuText(), m.gnuText(), strings.ToLower(string(c)))).
+		rw(rs(n, m, "flags"), rs(d)...)
 }
 
 func (f *Func) branch(goOp, gnuOp, label string) {

@@ -61,3 +61,18 @@ type Label string
 
 // Comment is a block of comment lines, printed on their own lines.
 type Comment []string
+
+// Cond is a condition on the flags, as in conditional branches, selects
+// and (A32) conditionally executed instructions.
+type Cond string
+
+// The conditions.
+const (
+	EQ Cond = "EQ" // equal (Z set)
+	NE Cond = "NE" // not equal (Z clear)
+	HS Cond = "HS" // unsigned >= (C set)
+	LO Cond = "LO" // unsigned < (C clear)
+)
+
+// Valid reports whether c is one of the conditions above.
+func (c Cond) Valid() bool { return c == EQ || c == NE || c == HS || c == LO }

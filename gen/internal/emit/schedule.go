@@ -16,10 +16,27 @@ import "strings"
 // and memory (loads may pass loads, nothing passes a store). A branch
 // stays last. Comments move with the instruction they preceded, except
 // those at the top of a stretch, which stay there.
-func (f *Func) Schedule() {
+func (f *Func) Schedule() { f.ScheduleFor(Core{}) }
+
+// A Core is the model of a processor that ScheduleFor orders instructions
+// for. The zero Core is Schedule's.
+type Core struct {
+	// Latency, if set, gives the delay in cycles before instruction i's
+	// results can be used, whatever they are; otherwise it is one cycle
+	// for scalar resources and i.Latency for vector registers.
+	Latency func(i *Inst) int
+	// InOrderCompletion says that no instruction produces its results
+	// before an older one: one with a shorter latency waits to issue (as
+	// in LLVM's models of the in-order Cortex-A53 and A55). The scheduler
+	// then prefers, at each cycle, an instruction that need not wait.
+	InOrderCompletion bool
+}
+
+// ScheduleFor is Schedule for the processor model c.
+func (f *Func) ScheduleFor(c Core) {
 	var out, region []any
 	flush := func() {
-		out = append(out, scheduleRegion(region)...)
+		out = append(out, c.scheduleRegion(region)...)
 		region = nil
 	}
 	for _, n := range f.nodes {
@@ -41,16 +58,28 @@ func (f *Func) Schedule() {
 }
 
 // latency is the model's delay, in cycles, before instruction i's result
-// in resource r can be used: one cycle for scalar resources, i.Latency
-// for vector registers.
-func latency(i *Inst, r string) int {
+// in resource r can be used.
+func (c Core) latency(i *Inst, r string) int {
+	if c.Latency != nil {
+		return c.Latency(i)
+	}
 	if strings.HasPrefix(r, "R") || r == "flags" || r == "mem" {
 		return 1
 	}
 	return i.Latency
 }
 
-func scheduleRegion(nodes []any) []any {
+// completion is the cycle, counted from its issue, at which i's last
+// result is ready.
+func (c Core) completion(i *Inst) int {
+	d := 1
+	for _, r := range i.Out {
+		d = max(d, c.latency(i, r))
+	}
+	return d
+}
+
+func (c Core) scheduleRegion(nodes []any) []any {
 	// Comments before the first instruction stay at the top; the others
 	// go with the instruction after them.
 	var head []any
@@ -90,7 +119,7 @@ func scheduleRegion(nodes []any) []any {
 			d := -1
 			for _, r := range insts[j].Out {
 				if contains(insts[i].In, r) {
-					d = max(d, latency(insts[j], r)) // read after write
+					d = max(d, c.latency(insts[j], r)) // read after write
 				}
 				if contains(insts[i].Out, r) {
 					d = max(d, 1) // write after write
@@ -121,6 +150,14 @@ func scheduleRegion(nodes []any) []any {
 
 	ready := make([]int, n) // earliest cycle at which each may issue
 	done := make([]bool, n)
+	completed := 0 // with InOrderCompletion: when the results issued so far are all ready
+	// issuable is the earliest cycle at which i may issue.
+	issuable := func(i int) int {
+		if c.InOrderCompletion {
+			return max(ready[i], completed-c.completion(insts[i]))
+		}
+		return ready[i]
+	}
 	var order []*Inst
 	for t := 0; len(order) < free; {
 		best := -1
@@ -129,19 +166,20 @@ func scheduleRegion(nodes []any) []any {
 			if done[i] || npred[i] > 0 {
 				continue
 			}
-			if ready[i] <= t {
+			if issuable(i) <= t {
 				if best < 0 || prio[i] > prio[best] {
 					best = i
 				}
-			} else if soonest < 0 || ready[i] < ready[soonest] {
+			} else if soonest < 0 || issuable(i) < issuable(soonest) {
 				soonest = i
 			}
 		}
 		if best < 0 {
-			t = ready[soonest]
+			t = issuable(soonest)
 			continue
 		}
 		done[best] = true
+		completed = max(completed, t+c.completion(insts[best]))
 		order = append(order, insts[best])
 		for _, e := range succ[best] {
 			npred[e.to]--
