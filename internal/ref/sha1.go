@@ -97,6 +97,15 @@ func SHA1Block(h *[5]uint32, block *[SHA1BlockSize]byte) {
 	h[4] = e + h[4]
 }
 
+// SHA1Blocks absorbs the len(p)/64 whole blocks of p into h with
+// SHA1Block, one after the other, and ignores the bytes after them: what
+// an optimised block function computes.
+func SHA1Blocks(h *[5]uint32, p []byte) {
+	for ; len(p) >= SHA1BlockSize; p = p[SHA1BlockSize:] {
+		SHA1Block(h, (*[SHA1BlockSize]byte)(p))
+	}
+}
+
 // SHA1Pad returns msg followed by the padding of FIPS 180-4 section 5.1.1:
 // a single 1 bit, the smallest number k of 0 bits such that
 // l + 1 + k = 448 (mod 512), and the 64-bit big-endian length l of msg in

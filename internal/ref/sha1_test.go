@@ -73,6 +73,23 @@ func TestSHA1BlockIntermediate(t *testing.T) {
 	}
 }
 
+// TestSHA1Blocks checks that SHA1Blocks absorbs the whole blocks in order
+// and ignores the rest: the two padded blocks of the message above, plus
+// 63 bytes, give H(2).
+func TestSHA1Blocks(t *testing.T) {
+	padded := SHA1Pad([]byte("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))
+	h := SHA1Init()
+	SHA1Blocks(&h, append(padded, make([]byte, 63)...))
+	if want := [5]uint32{0x84983e44, 0x1c3bd26e, 0xbaae4aa1, 0xf95129e5, 0xe54670f1}; h != want {
+		t.Errorf("H(2) = %08x, want %08x", h, want)
+	}
+	before := h
+	SHA1Blocks(&h, padded[:63])
+	if h != before {
+		t.Errorf("63 bytes changed the state from %08x to %08x", before, h)
+	}
+}
+
 // TestSHA1Pad checks the padding rule of FIPS 180-4 section 5.1.1 on every
 // length around the block boundaries.
 func TestSHA1Pad(t *testing.T) {
