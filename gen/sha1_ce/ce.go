@@ -1,0 +1,276 @@
+package main
+
+import (
+	"fmt"
+	"math/big"
+)
+
+// The block function with the SHA-1 instructions of the Arm Cryptographic
+// Extension (Arm ARM, DDI 0487: SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0,
+// SHA1SU1), the same in A64 and A32.
+//
+// Rounds. SHA1C, SHA1P and SHA1M each run the four rounds of a group, with
+// the choose, parity and majority function: a, b, c, d in words 0-3 of one
+// register (as h[0..3] lies in memory, so it is loaded as it is), e in word
+// 0 of a second, and the four words W+K of the rounds in a third. They
+// replace a..d; the e after four rounds is rol30 of the a before them,
+// which SHA1H computes. So the 20 groups of a block form one chain of
+// four-round instructions, and each group also takes SHA1H of the a..d it
+// starts from, into the next group's e register. Group 0's e is the
+// state's own, in hE, to which the block's last e is added.
+//
+// SHA1H and the rounds both wait for the previous group's a..d. A core
+// that issues the oldest ready instruction first and runs both on one
+// pipeline (the Cortex-A57: LLVM's model, and Go's crypto/sha1, which
+// copies a..d for that reason) then starts the rounds a cycle late. In the
+// groups of -copied, SHA1H reads a copy of a..d instead, taken before the
+// rounds on another pipeline, so the rounds go first; but on an in-order
+// core (Cortex-A53, A55) the copy lengthens the path to the next group's e
+// by one instruction, which costs more than the cycle it saves. A few
+// copied groups are the compromise (docs/sha1.md has the figures). Group 0
+// takes its copy for free: the previous block's last addition writes the
+// new a..d into two registers, sa and sb, at once; the next block works in
+// one and takes SHA1H of the other, so the blocks alternate between them
+// and the loop holds two.
+//
+// Schedule. Group j's words M_j = W[4j..4j+3] are, for 4 <= j < 20,
+//
+//	M_j = SHA1SU1(SHA1SU0(M_(j-4), M_(j-3), M_(j-2)), M_(j-1))
+//
+// SHA1SU0 forms W[t-16] ^ W[t-14] ^ W[t-8] for the four words and SHA1SU1
+// adds W[t-3] and rotates, word by word, so that the last word can use the
+// first (the dependency inside a group). Four registers hold the window:
+// M_j lives in w0+j%4, where M_(j-4) was, and group g computes M_(g+4)
+// after its rounds. Each group's W+K is added right after the rounds of
+// the group ahead groups earlier, into the W+K register those rounds read.
+//
+// Loads. Once M_16..M_19 are no longer needed, a block loads the next
+// block's words into the window and adds the W+K of its first groups, so
+// that the next block starts without waiting for memory. The last block
+// has no next one: it loads itself again (nextBlock moves the pointer
+// back), so that nothing outside p is read.
+//
+// The order within a stretch between branches is the list scheduler's
+// (emit.Schedule), unless -schedule=false.
+
+// vec names a 128-bit register of the description, as four 32-bit words.
+type vec int
+
+const (
+	sa    vec = iota // a, b, c, d in words 0-3: the working a..d of even blocks,
+	sb               // and of odd ones; the other holds a copy of the block's first a..d
+	e0               // the e of the even groups after group 0, in word 0
+	hE               // the state's e (word 0): group 0's e, and the block's result
+	hABCD            // the state's a..d, kept to be added to the block's result
+	w0               // the schedule window: group j's words in w0+j%4
+	w1               //
+	w2               //
+	w3               //
+	k0               // K of rounds 20i..20i+19 in every word of k0+i
+	k1               //
+	k2               //
+	k3               //
+	wk0              // W+K of group j in wk0+j%ahead
+)
+
+// groups is the number of four-round groups in a block.
+const groups = 20
+
+// registers is the number of vector registers the description uses.
+func registers(ahead int) int { return int(wk0) + ahead }
+
+func window(j int) vec { return w0 + vec(j%4) }
+
+func kReg(j int) vec { return k0 + vec(4*j/groups) }
+
+// roles says which of sa and sb a block works in: x holds its a..d, y
+// the copy, which is also the e register of its odd groups. The blocks
+// alternate: the last additions of a block put the new a..d into both,
+// its y first, which becomes the next block's x.
+type roles struct{ x, y vec }
+
+var alternate = [2]roles{{sa, sb}, {sb, sa}}
+
+// eReg is the register of group j's e (j >= 1; group 0's is hE).
+func (r roles) eReg(j int) vec {
+	if j%2 == 0 {
+		return e0
+	}
+	return r.y
+}
+
+func (r roles) eIn(g int) vec {
+	if g == 0 {
+		return hE
+	}
+	return r.eReg(g)
+}
+
+// roundFunc is the function of a group's rounds: the instruction that runs
+// them.
+type roundFunc int
+
+const (
+	choose   roundFunc = iota // rounds 0-19: SHA1C
+	parity                    // rounds 20-39 and 60-79: SHA1P
+	majority                  // rounds 40-59: SHA1M
+)
+
+func (f roundFunc) String() string {
+	switch f {
+	case choose:
+		return "choose"
+	case parity:
+		return "parity"
+	case majority:
+		return "majority"
+	}
+	return fmt.Sprintf("roundFunc(%d)", int(f))
+}
+
+func funcOf(g int) roundFunc {
+	return [...]roundFunc{choose, parity, majority, parity}[4*g/groups]
+}
+
+// roundConstants returns K of FIPS 180-4 section 4.2.1 for rounds 0-19,
+// 20-39, 40-59 and 60-79: the integer parts of 2^30 times the square roots
+// of 2, 3, 5 and 10.
+func roundConstants() [4]uint32 {
+	var ks [4]uint32
+	for i, n := range []int64{2, 3, 5, 10} {
+		x := new(big.Int).Lsh(big.NewInt(n), 60) // 2^60 n: its square root is 2^30 sqrt(n)
+		ks[i] = uint32(x.Sqrt(x).Uint64())
+	}
+	return ks
+}
+
+// groupSet is a set of groups, 0-19.
+type groupSet uint32
+
+func (s groupSet) has(g int) bool { return s&(1<<g) != 0 }
+
+// machine is what the description is written against: a few vector
+// operations and the SHA-1 instructions, destination first, and the
+// control around them. The arm64 and arm machines (machine_a64.go,
+// machine_a32.go) emit them; the tests run them on a model of the
+// instructions.
+type machine interface {
+	comment(lines ...string)
+	label(name string)
+
+	// loadArgs loads the arguments of func(h *[5]uint32, p []byte), the
+	// block pointer p and the number of bytes of p's whole blocks, and
+	// jumps to label none if there is no whole block.
+	loadArgs(none string)
+	loadState(abcd, e vec)  // a..d from h[0..3], e from h[4] (word 0)
+	storeState(abcd, e vec) // the reverse
+	// loadK sets ks[i] to K of rounds 20i..20i+19 in every word.
+	loadK(ks [4]vec)
+	// loadBlock sets ws[j] to W[4j..4j+3], the 64 bytes at the block
+	// pointer read as big-endian words, and advances the pointer past them.
+	loadBlock(ws [4]vec)
+	// nextBlock counts the block about to be absorbed, and moves the block
+	// pointer back 64 bytes if it is the last, so that the loadBlock in it
+	// reads it again instead of the bytes after it.
+	nextBlock()
+	// exitIfLast jumps to label if nextBlock counted the last block, and
+	// loopBack if it did not.
+	exitIfLast(label string)
+	loopBack(label string)
+	ret()
+
+	copy(d, s vec)
+	add(d, n, m vec)                     // d = n + m, word by word
+	rounds(f roundFunc, abcd, e, wk vec) // SHA1C, SHA1P or SHA1M
+	hashE(d, abcd vec)                   // SHA1H: d = rol30(word 0 of abcd)
+	scheduleStart(d, n, m vec)           // SHA1SU0
+	scheduleEnd(d, n vec)                // SHA1SU1
+}
+
+// params are the description's knobs.
+type params struct {
+	ahead  int      // W+K registers: group g's W+K is added after group g-ahead's rounds
+	copied groupSet // the groups whose SHA1H reads a copy of a..d
+}
+
+// block describes the 20 groups of a block in the registers of roles r:
+// the rounds, the schedule of later groups' words and their W+K, and the
+// next block's words and the W+K of its first groups.
+func (p params) block(m machine, r roles) {
+	wk := func(j int) vec { return wk0 + vec(j%p.ahead) }
+	for g := 0; g < groups; g++ {
+		m.comment(fmt.Sprintf("Rounds %d-%d", 4*g, 4*g+3))
+		e, nextE := r.eIn(g), r.eReg(g+1)
+		switch {
+		case g == 0:
+			m.rounds(funcOf(g), r.x, e, wk(g))
+			m.comment("Keep the state: it is added to the result of the 80 rounds.")
+			m.copy(hABCD, r.y)
+			m.hashE(nextE, r.y) // nextE is r.y: the copy of a..d
+		case p.copied.has(g):
+			m.copy(nextE, r.x)
+			m.rounds(funcOf(g), r.x, e, wk(g))
+			m.hashE(nextE, nextE)
+		default:
+			m.hashE(nextE, r.x)
+			m.rounds(funcOf(g), r.x, e, wk(g))
+		}
+		if j := g + 4; j < groups {
+			m.scheduleStart(window(j), window(j-3), window(j-2))
+			m.scheduleEnd(window(j), window(j-1))
+		}
+		if g+p.ahead == groups {
+			m.comment("The next block's words, now that this block's are no longer needed.")
+			m.loadBlock([4]vec{w0, w1, w2, w3})
+		}
+		j := g + p.ahead // j >= 20: the next block's group j-20
+		m.add(wk(j), window(j), kReg(j%groups))
+	}
+}
+
+// finish adds the state to the block's result: e = rol30(a of rounds
+// 76-79's start) + saved e; a..d + saved a..d into r.y first, the next
+// block's working register, then into r.x.
+func finish(m machine, r roles) {
+	m.comment("e += saved e; a..d += saved a..d, into both sa and sb.")
+	m.add(hE, hE, r.eReg(groups))
+	m.add(r.y, r.x, hABCD)
+	m.add(r.x, r.x, hABCD)
+}
+
+// prologue loads the state, the round constants, the first block's words
+// and the W+K of its first ahead groups.
+func (p params) prologue(m machine) {
+	m.loadState(sa, hE)
+	m.copy(sb, sa)
+	m.loadK([4]vec{k0, k1, k2, k3})
+	m.comment("The first block's words, and its first groups' W+K.")
+	m.loadBlock([4]vec{w0, w1, w2, w3})
+	for j := 0; j < p.ahead; j++ {
+		m.add(wk0+vec(j), window(j), kReg(j))
+	}
+}
+
+// kernel describes blockCE(h *[5]uint32, p []byte): it absorbs len(p)/64
+// whole blocks of p into h and reads nothing else. The loop holds two
+// blocks, one in each register roles.
+func (p params) kernel(m machine) {
+	m.loadArgs("done")
+	p.prologue(m)
+	m.label("loop")
+	for i, r := range alternate {
+		m.comment(fmt.Sprintf("Block %d of the loop's two: a..d in %s.", i, []string{"sa", "sb"}[i]))
+		m.comment("Count the block; the last one loads itself again in place of the next.")
+		m.nextBlock()
+		p.block(m, r)
+		finish(m, r)
+		if i == 0 {
+			m.exitIfLast("store")
+		}
+	}
+	m.loopBack("loop")
+	m.label("store")
+	m.storeState(sa, hE) // after any block, sa and sb both hold a..d
+	m.label("done")
+	m.ret()
+}

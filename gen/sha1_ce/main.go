@@ -1,0 +1,270 @@
+// Command sha1_ce generates the SHA-1 block function of package sha1 for
+// CPUs with the SHA-1 instructions of the Arm Cryptographic Extension
+// (SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0, SHA1SU1; Arm ARM, DDI 0487): for
+// arm64 (sha1block_ce_arm64.s) and for 32-bit ARM code on Armv8 cores
+// (sha1block_ce_arm.s, the A32 forms as WORDs). Both come from one
+// description (ce.go), emitted through a machine for each instruction set
+// (machine_a64.go, machine_a32.go); emulate_test.go runs the description
+// on a model of the instructions, so it is checked on any machine. Usage,
+// from the sha1 package directory:
+//
+//	go -C ../gen run ./sha1_ce [-arch arm] -out ../sha1/sha1block_ce_arm64.s [-gnu loop.s] [knobs]
+//
+// -gnu writes the block loop (two blocks) in GNU syntax, for llvm-mca
+// (scripts/mca.sh). The knobs:
+//
+//	-arch A       arm64 (the default) or arm
+//	-ahead N      W+K registers: each group's W+K is added N groups before
+//	              its rounds: 1, 2 (the default) or 4 (arm64 only; 16
+//	              registers hold no more)
+//	-copied LIST  the groups, 1-19, whose SHA1H reads a copy of a..d
+//	              (see ce.go), or none; the default 4,8,16
+//	-schedule     reorder the block loop for in-order cores (true), or
+//	              keep the order of the description (false)
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/simdhash/simdhash/gen/internal/arm32"
+	"github.com/simdhash/simdhash/gen/internal/arm64"
+	"github.com/simdhash/simdhash/gen/internal/emit"
+)
+
+// arch is the target instruction set, a flag.Value.
+type arch string
+
+const (
+	archARM64 arch = "arm64"
+	archARM   arch = "arm"
+)
+
+func (a *arch) String() string { return string(*a) }
+
+func (a *arch) Set(s string) error {
+	switch arch(s) {
+	case archARM64, archARM:
+		*a = arch(s)
+		return nil
+	}
+	return fmt.Errorf("%q is not supported: use arm64 or arm", s)
+}
+
+// ahead is the number of W+K registers, a flag.Value: group g's W+K is
+// added right after the rounds of group g-ahead, into the register those
+// rounds read.
+type ahead int
+
+// aheads are the values -ahead takes: divisors of the 20 groups, so that
+// the ring of W+K registers lines up again at the next block.
+var aheads = []ahead{1, 2, 4}
+
+const maxAhead = 4
+
+func (n *ahead) String() string { return strconv.Itoa(int(*n)) }
+
+func (n *ahead) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	for _, a := range aheads {
+		if err == nil && ahead(v) == a {
+			*n = a
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not supported: use one of %v", s, aheads)
+}
+
+// String lists the groups, as -copied takes them.
+func (s *groupSet) String() string {
+	var gs []string
+	for g := 0; g < groups; g++ {
+		if s.has(g) {
+			gs = append(gs, strconv.Itoa(g))
+		}
+	}
+	if len(gs) == 0 {
+		return "none"
+	}
+	return strings.Join(gs, ",")
+}
+
+// Set reads a comma-separated list of groups 1-19, or "none". (Group 0
+// always takes its e from a copy: the one the previous block's last
+// addition makes.)
+func (s *groupSet) Set(v string) error {
+	var set groupSet
+	if v != "none" {
+		for _, f := range strings.Split(v, ",") {
+			g, err := strconv.Atoi(f)
+			if err != nil || g < 1 || g >= groups {
+				return fmt.Errorf("%q is not a group 1-%d (give a comma-separated list, or none)", f, groups-1)
+			}
+			set |= 1 << g
+		}
+	}
+	*s = set
+	return nil
+}
+
+// options are the generator's knobs.
+type options struct {
+	arch     arch
+	ahead    ahead
+	copied   groupSet
+	schedule bool
+}
+
+// The knobs' defaults: of the -ahead and -copied values tried (docs/sha1.md),
+// the ones whose loop llvm-mca models fastest on the Cortex-A53, A55 and
+// A57 at once. Three copied groups are the fewest that bring the A57 to
+// Go's figure; more cost the in-order cores too much.
+const (
+	defaultAhead  ahead    = 2
+	defaultCopied groupSet = 1<<4 | 1<<8 | 1<<16
+)
+
+// vregs is the size of each architecture's vector register file.
+var vregs = map[arch]int{archARM64: 32, archARM: 16}
+
+func (o options) check() error {
+	if need := registers(int(o.ahead)); need > vregs[o.arch] {
+		return fmt.Errorf("-ahead %d needs %d vector registers; -arch %s has %d", o.ahead, need, o.arch, vregs[o.arch])
+	}
+	return nil
+}
+
+// inOrderCore is the processor the block loop is scheduled for: the
+// Cortex-A53 as LLVM 14 models it, in which every Advanced SIMD and SHA-1
+// instruction has its result after 6 cycles, a load after 4 and an integer
+// instruction after 3, and instructions complete in order. (The A55 model
+// has shorter latencies of the same shape; the out-of-order A57 depends
+// little on the order.)
+var inOrderCore = emit.Core{
+	InOrderCompletion: true,
+	Latency: func(i *emit.Inst) int {
+		vector, load := false, false
+		for _, r := range i.Out {
+			vector = vector || r[0] == 'V' || r[0] == 'D'
+		}
+		for _, r := range i.In {
+			load = load || r == "mem"
+		}
+		switch {
+		case vector && load:
+			return 4
+		case vector:
+			return 6
+		}
+		return 3
+	},
+}
+
+// kTable adds the DATA of the round constants: K of rounds 20i..20i+19 in
+// each of the four words of row i.
+func kTable(file *emit.File) *emit.Global {
+	t := file.Data("sha1CEConstants")
+	for _, k := range roundConstants() {
+		w := uint64(k) | uint64(k)<<32
+		t.U64(w, w)
+	}
+	return t
+}
+
+const signature = "func(h *[5]uint32, p []byte)"
+
+// must returns v, and panics if err is not nil: for the emitters' checks
+// of constant arguments (the build constraint, the signature), which fail
+// only if this program is wrong.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic("sha1_ce: " + err.Error())
+	}
+	return v
+}
+
+// defaults are the knobs' values when not given.
+var defaults = options{arch: archARM64, ahead: defaultAhead, copied: defaultCopied, schedule: true}
+
+// generate builds the file and returns it with the block loop in GNU syntax.
+func generate(o options) (*emit.File, string, error) {
+	if err := o.check(); err != nil {
+		return nil, "", err
+	}
+	var (
+		file *emit.File
+		fn   *emit.Func
+		m    machine
+	)
+	switch constraint := string(o.arch) + " && !purego"; o.arch {
+	case archARM64:
+		f := must(arm64.NewFile(constraint))
+		k := kTable(f.File) // DATA before TEXT
+		af := must(f.Func("blockCE", signature))
+		file, fn, m = f.File, af.Func, &a64{f: af, k: k}
+	case archARM:
+		f := must(arm32.NewFile(constraint))
+		k := kTable(f.File)
+		af := must(f.Func("blockCE", signature))
+		file, fn, m = f.File, af.Func, &a32{f: af, k: k}
+	default:
+		return nil, "", fmt.Errorf("no architecture %q", o.arch)
+	}
+	fn.Comment("blockCE absorbs len(p)/64 whole blocks of p into h with the SHA-1",
+		"instructions, four rounds each (see gen/sha1_ce).",
+		fmt.Sprintf("Schedule: -ahead %d -copied %v -schedule=%t.", o.ahead, &o.copied, o.schedule))
+	params{ahead: int(o.ahead), copied: o.copied}.kernel(m)
+	if o.schedule {
+		fn.ScheduleFor(inOrderCore)
+	}
+	loop, err := fn.GNU("loop")
+	if err != nil {
+		return nil, "", err
+	}
+	return file, loop, nil
+}
+
+func run(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sha1_ce", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // a bad flag is reported in one line, by main
+	out := fs.String("out", "", "write the Go assembly to `file`")
+	gnu := fs.String("gnu", "", "write the block loop in GNU syntax to `file` (for llvm-mca)")
+	o := defaults
+	fs.Var(&o.arch, "arch", "the architecture: arm64 or arm")
+	fs.Var(&o.ahead, "ahead", fmt.Sprintf("W+K registers: each group's W+K is added that many groups before its rounds: one of %v (arm: at most 2)", aheads))
+	fs.Var(&o.copied, "copied", "the groups (1-19, comma-separated, or none) whose SHA1H reads a copy of a..d")
+	fs.BoolVar(&o.schedule, "schedule", true, "reorder the block loop for in-order cores")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *out == "" && *gnu == "" {
+		return errors.New("nothing to do: give -out and/or -gnu")
+	}
+	file, loop, err := generate(o)
+	if err != nil {
+		return err
+	}
+	return emit.WriteOutputs(file, args, *out, *gnu, "The block loop of blockCE in GNU syntax (for llvm-mca):",
+		fmt.Sprintf("// blocks %d\n", len(alternate))+loop)
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "sha1_ce:", err)
+		}
+		os.Exit(2)
+	}
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+)
+
+// knobValues are the values of the knobs on arch: every -ahead that fits,
+// and for -copied none, the default, every group and a few random sets.
+func knobValues(arch arch) (aheads_ []ahead, copied []groupSet) {
+	for _, a := range aheads {
+		if registers(int(a)) <= vregs[arch] {
+			aheads_ = append(aheads_, a)
+		}
+	}
+	return aheads_, []groupSet{0, defaultCopied, allGroups, 1<<1 | 1<<19, 1<<2 | 1<<7 | 1<<11 | 1<<13}
+}
+
+// allGroups is -copied 1,2,...,19.
+const allGroups groupSet = (1<<groups - 1) &^ 1
+
+// TestKnobs generates every combination of the knobs' values for both
+// architectures: none may fail, and the -gnu text must hold the loop of
+// two blocks, each with its 20 four-round instructions.
+func TestKnobs(t *testing.T) {
+	rounds := map[arch]string{archARM64: "\tsha1c q", archARM: "sha1c.32 q"}
+	for _, a := range []arch{archARM64, archARM} {
+		as, cs := knobValues(a)
+		for _, ah := range as {
+			for _, c := range cs {
+				for _, sched := range []bool{true, false} {
+					o := options{arch: a, ahead: ah, copied: c, schedule: sched}
+					file, loop, err := generate(o)
+					if err != nil {
+						t.Fatalf("%s: %v", o.flags(), err)
+					}
+					if _, err := file.Bytes([]string{"test"}); err != nil {
+						t.Fatalf("%s: %v", o.flags(), err)
+					}
+					// sha1c, sha1p and sha1m alike: 5+10+5 per block.
+					n := 0
+					for _, f := range []string{"sha1c", "sha1p", "sha1m"} {
+						n += strings.Count(loop, strings.Replace(rounds[a], "sha1c", f, 1))
+					}
+					if n != 2*groups {
+						t.Errorf("%s: the loop has %d four-round instructions, want %d", o.flags(), n, 2*groups)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBadKnobs checks that knob values the generator cannot honour are
+// refused with a message, and nothing is written.
+func TestBadKnobs(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.s")
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-out", out, "-ahead", "3"}, `"3" is not supported: use one of [1 2 4]`},
+		{[]string{"-out", out, "-arch", "arm", "-ahead", "4"}, "-ahead 4 needs 17 vector registers; -arch arm has 16"},
+		{[]string{"-out", out, "-copied", "0"}, `"0" is not a group 1-19`},
+		{[]string{"-out", out, "-copied", "20"}, `"20" is not a group 1-19`},
+		{[]string{"-out", out, "-copied", "3,,4"}, `"" is not a group 1-19`},
+		{[]string{"-out", out, "-arch", "386"}, `"386" is not supported: use arm64 or arm`},
+		{[]string{"-out", out, "extra"}, "unexpected arguments"},
+		{nil, "nothing to do"},
+	} {
+		err := run(c.args, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: error %v, want one saying %q", c.args, err, c.msg)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a rejected run wrote its output")
+	}
+}
+
+// TestDeterministic generates each architecture's default file twice: the
+// bytes must not differ (make check-generated relies on it).
+func TestDeterministic(t *testing.T) {
+	for _, a := range []arch{archARM64, archARM} {
+		var out [2][]byte
+		for i := range out {
+			o := defaults
+			o.arch = a
+			file, _, err := generate(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out[i], err = file.Bytes([]string{"test"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if string(out[0]) != string(out[1]) {
+			t.Errorf("%s: two runs gave different files", a)
+		}
+	}
+}
+
+// flags is o as the generator's command-line flags, to reproduce a variant.
+func (o options) flags() string {
+	return fmt.Sprintf("-arch %s -ahead %d -copied %v -schedule=%t", o.arch, o.ahead, &o.copied, o.schedule)
+}
+
+// sweepVariants are the variants the sweep runs on arch: the defaults,
+// each other value of each knob alone, and two random combinations.
+func sweepVariants(a arch) []options {
+	def := defaults
+	def.arch = a
+	out := []options{def}
+	as, cs := knobValues(a)
+	for _, ah := range as {
+		if ah != def.ahead {
+			o := def
+			o.ahead = ah
+			out = append(out, o)
+		}
+	}
+	for _, c := range cs {
+		if c != def.copied {
+			o := def
+			o.copied = c
+			out = append(out, o)
+		}
+	}
+	o := def
+	o.schedule = false
+	out = append(out, o)
+	rng := rand.New(rand.NewPCG(7, uint64(len(a))))
+	for range 2 {
+		out = append(out, options{arch: a, ahead: as[rng.IntN(len(as))],
+			copied: groupSet(rng.Uint32()) & allGroups, schedule: rng.IntN(2) == 0})
+	}
+	return out
+}
+
+// TestSweep generates the variants of sweepVariants for both architectures
+// into a scratch package under testdata/ and runs each, under qemu-aarch64
+// and qemu-arm with QEMU_CPU=max (which has the SHA-1 instructions),
+// against internal/ref's block function. Without qemu it is skipped
+// (under CI it fails: make deps installs qemu-user).
+func TestSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the sweep cross-compiles the knobs' variants and runs them under qemu; run it without -short (make test)")
+	}
+	emittest.NeedQemu(t)
+	sw := emittest.NewSweep(t, sweepTest)
+	for _, a := range emittest.QemuArches {
+		sw.Head(a.GOARCH, fmt.Sprintf("import \"golang.org/x/sys/cpu\"\n\nvar hasSHA1 = cpu.%s.HasSHA1\n\n",
+			map[string]string{"arm64": "ARM64", "arm": "ARM"}[a.GOARCH]))
+		for _, o := range sweepVariants(arch(a.GOARCH)) {
+			file, _, err := generate(o)
+			if err != nil {
+				t.Fatalf("%s: %v", o.flags(), err)
+			}
+			sw.Add(a.GOARCH, file, o.flags(), []string{"blockCE"}, signature, func(names []string) string {
+				return fmt.Sprintf("\t{%q, %s},\n", o.flags(), names[0])
+			})
+		}
+	}
+	n := sw.Run()
+	t.Logf("%d variants passed", n)
+}
+
+// sweepTest checks each variant against ref.SHA1Block: 0 to 9 whole blocks
+// (the loop's two blocks, and the last block in either) plus a partial
+// block it must ignore, from random states, leaving its input and the
+// bytes around it unchanged.
+const sweepTest = `//go:build arm64 || arm
+
+package sweep
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+
+	"github.com/simdhash/simdhash/internal/ref"
+)
+
+type variant struct {
+	flags string
+	block func(h *[5]uint32, p []byte)
+}
+
+func TestVariants(t *testing.T) {
+	if !hasSHA1 {
+		t.Fatal("the emulated CPU lacks the SHA-1 instructions: run qemu with -cpu max (QEMU_CPU=max)")
+	}
+	for _, v := range variants {
+		t.Run(v.flags, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(1))
+			for n := 0; n <= 9; n++ {
+				for _, extra := range []int{0, 1, 63} {
+					var h [5]uint32
+					for i := range h {
+						h[i] = rng.Uint32()
+					}
+					buf := make([]byte, 16+64*n+extra+16)
+					rng.Read(buf)
+					saved := bytes.Clone(buf)
+					p := buf[16 : 16+64*n+extra]
+					want := h
+					ref.SHA1Blocks(&want, p)
+					got := h
+					v.block(&got, p)
+					if got != want {
+						t.Fatalf("%d blocks + %d bytes: state %08x, want %08x", n, extra, got, want)
+					}
+					if !bytes.Equal(buf, saved) {
+						t.Fatalf("%d blocks + %d bytes: the kernel changed its input or the bytes around it", n, extra)
+					}
+				}
+			}
+		})
+	}
+}
+`
