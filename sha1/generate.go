@@ -2,11 +2,14 @@ package sha1
 
 // The SSSE3, AVX and AVX2 kernels are generated from one description of the
 // schedule in gen/internal/sha1x86, the SHA-NI kernel by gen/sha1_shani, and
-// the CPUID helper its dispatch needs by gen/cpuid; the header of each .s
-// names its command.
+// the CPUID helper its dispatch needs by gen/cpuid; the arm64 and arm
+// kernels with the SHA1 instructions from one description by gen/sha1_ce.
+// The header of each .s names its command.
 
 //go:generate go -C ../gen run ./sha1_ssse3 -out ../sha1/sha1block_ssse3_amd64.s
 //go:generate go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s
 //go:generate go -C ../gen run ./sha1_avx2 -out ../sha1/sha1block_avx2_amd64.s
 //go:generate go -C ../gen run ./sha1_shani -out ../sha1/sha1block_shani_amd64.s
 //go:generate go -C ../gen run ./cpuid -out ../sha1/cpuid_amd64.s
+//go:generate go -C ../gen run ./sha1_ce -out ../sha1/sha1block_ce_arm64.s
+//go:generate go -C ../gen run ./sha1_ce -arch arm -out ../sha1/sha1block_ce_arm.s

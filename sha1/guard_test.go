@@ -43,13 +43,13 @@ func TestGuardPage(t *testing.T) {
 			}
 			h2 = h1
 			active.block(&h1, page[len(page)-whole:])
-			refBlocks(&h2, page[len(page)-whole:])
+			ref.SHA1Blocks(&h2, page[len(page)-whole:])
 			if h1 != h2 {
 				t.Fatalf("whole blocks, len %d: state %08x, want %08x", whole, h1, h2)
 			}
 			h2 = h1
 			active.block(&h1, p)
-			refBlocks(&h2, p)
+			ref.SHA1Blocks(&h2, p)
 			if h1 != h2 {
 				t.Fatalf("len %d: state %08x, want %08x", n, h1, h2)
 			}

@@ -19,11 +19,19 @@ type kernelID uint8
 
 const (
 	kernelGeneric kernelID = iota
-	kernelSSSE3
-	kernelAVX
-	kernelAVX2
-	kernelSHANI
+	kernelSSSE3            // amd64
+	kernelAVX              // amd64
+	kernelAVX2             // amd64
+	kernelSHANI            // amd64
+	kernelCE               // arm64 and arm: the SHA1 instructions
+	kernelStdlib           // 386, loong64, s390x: crypto/sha1 itself
 )
+
+// unknownKernel is the panic of a dispatch switch that meets a kernel it
+// has no case for: a kernel added to the registry but not to the switch.
+func unknownKernel(k *kernel) string {
+	return "sha1: no case for kernel " + k.name + " in this GOARCH's dispatch"
+}
 
 // kernels lists every implementation built into this binary, preferred
 // first. The last entry is always the portable Go code, which is always
@@ -43,9 +51,11 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the block function chosen at init for this CPU:
-// "shani", "avx2", "avx", "ssse3" or "generic". The choice follows
-// golang.org/x/sys/cpu and, for the SHA extensions, which that package does
-// not report, CPUID and GODEBUG's cpu.sha key as the Go runtime reads them;
-// so a GODEBUG setting such as GODEBUG=cpu.sha=off or cpu.avx=off forces a
+// "shani", "avx2", "avx" or "ssse3" on amd64, "ce" on arm64 and arm,
+// "stdlib" (crypto/sha1's own code) on 386, loong64 and s390x, or
+// "generic". The choice follows golang.org/x/sys/cpu and, for the amd64 SHA
+// extensions, which that package does not report, CPUID and GODEBUG's
+// cpu.sha key as the Go runtime reads them; so a GODEBUG setting such as
+// GODEBUG=cpu.sha=off, cpu.avx=off or (arm64, arm) cpu.sha1=off forces a
 // slower kernel.
 func Kernel() string { return active.name }

@@ -21,14 +21,12 @@ func blockAVX(h *[5]uint32, p []byte)
 //go:noescape
 func blockSSSE3(h *[5]uint32, p []byte)
 
-// avx2MinBytes is the input length from which the avx2 kernel, which hashes
-// two blocks per vector pass, beats avx: below it, the avx2 kernel's
-// dispatch hands the blocks to avx. The avx2 kernel first computes W+K for a
-// whole pair before its rounds start, a fixed cost that avx, one group
-// ahead, does not pay. BenchmarkBlock on this project's machine (AMD Zen 5,
-// 2026-11-30), avx time over avx2 time: 0.92 at 4 blocks, 0.97 at 8, 1.05 at
-// 16, 1.07 at 64. (The Linux kernel switches at 4 blocks, on Intel cores,
-// where the vector work shares ports with the rounds.)
+// avx2MinBytes is the input length from which the block function uses the
+// avx2 kernel, which hashes two blocks per vector pass; below it, the
+// avx2 kernel's dispatch hands the blocks to avx. The avx2 kernel first
+// computes W+K for a whole pair before its rounds start, a fixed cost that
+// avx, one group ahead, does not pay. docs/sha1.md has the measurements
+// the threshold comes from (BenchmarkBlock).
 const avx2MinBytes = 16 * BlockSize
 
 func archKernels() []kernel {
@@ -56,7 +54,9 @@ func block(h *[5]uint32, p []byte) {
 		blockAVX(h, p)
 	case kernelSSSE3:
 		blockSSSE3(h, p)
-	default:
+	case kernelGeneric:
 		blockGeneric(h, p)
+	default:
+		panic(unknownKernel(active))
 	}
 }

@@ -1,9 +1,18 @@
-//go:build !amd64 || purego
+//go:build !(amd64 || arm64 || arm || 386 || loong64 || s390x) || purego
 
 package sha1
 
-// archKernels lists no assembly kernels: this build is pure Go.
+// archKernels lists no other kernel: on this GOARCH crypto/sha1 runs
+// portable Go code too, slower than ours (docs/sha1.md), or the build is
+// pure Go.
 func archKernels() []kernel { return nil }
 
 // block absorbs the whole blocks of p into h.
-func block(h *[5]uint32, p []byte) { blockGeneric(h, p) }
+func block(h *[5]uint32, p []byte) {
+	switch active.id {
+	case kernelGeneric:
+		blockGeneric(h, p)
+	default:
+		panic(unknownKernel(active))
+	}
+}

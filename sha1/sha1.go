@@ -1,8 +1,8 @@
 // Package sha1 implements the SHA-1 hash algorithm of FIPS 180-4 (RFC 3174)
-// with SIMD block functions for amd64. It is a drop-in replacement for
-// crypto/sha1: the same names, the same results and the same marshalled
-// state, so a hash.Hash state saved by one package can be restored by the
-// other.
+// with SIMD block functions for amd64 and the SHA-1 instructions of arm64
+// and 32-bit arm. It is a drop-in replacement for crypto/sha1: the same
+// names, the same results and the same marshalled state, so a hash.Hash
+// state saved by one package can be restored by the other.
 //
 // # Usage
 //
@@ -29,8 +29,12 @@
 //     a time in vector registers while the scalar rounds run.
 //   - "ssse3": the same algorithm with SSE2 and SSSE3 instructions, for amd64
 //     processors without AVX.
-//   - "generic": portable Go, used on every other architecture and on amd64
-//     processors lacking SSSE3.
+//   - "ce": arm64, and 32-bit arm on Armv8 cores, with the SHA-1
+//     instructions (SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0, SHA1SU1).
+//   - "stdlib": crypto/sha1 itself, on 386, loong64 and s390x, where it has
+//     assembly and this package has none: Sum and New hand the work to it.
+//   - "generic": portable Go, used everywhere else, and where the CPU lacks
+//     what the kernels above need.
 //
 // [Kernel] reports the choice. It follows golang.org/x/sys/cpu, which honours
 // the GODEBUG environment variable at process start, and, for the SHA
@@ -42,6 +46,7 @@
 //	GODEBUG=cpu.sha=off,cpu.avx2=off                         selects "avx"
 //	GODEBUG=cpu.sha=off,cpu.avx2=off,cpu.avx=off             selects "ssse3"
 //	GODEBUG=cpu.sha=off,cpu.avx2=off,cpu.avx=off,cpu.ssse3=off selects "generic"
+//	GODEBUG=cpu.sha1=off (arm64, arm)                         selects "generic"
 //
 // Building with -tags purego leaves out the assembly altogether, and the
 // package uses "generic" everywhere.
@@ -98,8 +103,12 @@ type digest struct {
 // New returns a new hash.Hash computing the SHA-1 checksum. The Hash also
 // implements encoding.BinaryMarshaler, encoding.BinaryAppender and
 // encoding.BinaryUnmarshaler to save and restore its internal state, in the
-// same format as crypto/sha1, and hash.Cloner, as crypto/sha1's does.
+// same format as crypto/sha1, and hash.Cloner, as crypto/sha1's does. (With
+// the "stdlib" kernel it is crypto/sha1's Hash.)
 func New() hash.Hash {
+	if active.id == kernelStdlib {
+		return stdlibNew()
+	}
 	d := new(digest)
 	d.Reset()
 	return d
@@ -202,6 +211,9 @@ func (d *digest) UnmarshalBinary(b []byte) error {
 
 // Sum returns the SHA-1 checksum of data.
 func Sum(data []byte) [Size]byte {
+	if active.id == kernelStdlib {
+		return stdlibSum(data)
+	}
 	h := [5]uint32{init0, init1, init2, init3, init4}
 	whole := len(data) &^ (BlockSize - 1)
 	if whole > 0 {

@@ -21,15 +21,6 @@ var (
 	_ hash.Cloner                = (*digest)(nil)
 )
 
-// refBlocks absorbs the whole blocks of p into h with the reference block
-// function, one block at a time.
-func refBlocks(h *[5]uint32, p []byte) {
-	for len(p) >= BlockSize {
-		ref.SHA1Block(h, (*[BlockSize]byte)(p[:BlockSize]))
-		p = p[BlockSize:]
-	}
-}
-
 func TestConstants(t *testing.T) {
 	h := New()
 	for _, c := range []struct {
@@ -149,7 +140,7 @@ func TestBlockFunction(t *testing.T) {
 				}
 			}
 			want := h0
-			refBlocks(&want, buf[off:off+n])
+			ref.SHA1Blocks(&want, buf[off:off+n])
 			if h != want {
 				t.Fatalf("len %d, offset %d: state %08x, want %08x", n, off, h, want)
 			}
@@ -163,7 +154,7 @@ func TestBlockFunction(t *testing.T) {
 			}
 		}
 		// A trailing partial block must be ignored: the state equals the one
-		// after the whole blocks alone (check compares with refBlocks, which
+		// after the whole blocks alone (check compares with ref.SHA1Blocks, which
 		// stops at len(p)&^63).
 		for blocks := 0; blocks <= 3; blocks++ {
 			for r := 1; r < BlockSize; r++ {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The emulated test matrix of `make test`: every kernel on a CPU model that
 # has exactly what it needs, plus the portable code on CPUs with no SIMD
-# kernel. The `run` lines below only list the runs (see
+# kernel, and crypto/sha1's own code where sha1 hands the work to it
+# (stdlib). The `run` lines below only list the runs (see
 # scripts/ci/qemu-test.sh for their fields); then each test binary is built
 # once (QEMU_TEST_DIR), and the runs go EMULATED_JOBS at a time (default:
 # the number of CPUs), with -test.short, one line each. Runs every entry,
@@ -33,16 +34,25 @@ run amd64 core2duo    "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # SSSE3, no PCL
 run amd64 Westmere    cpu.pclmulqdq=off SIMDHASH_GHASH_KERNEL=generic ./ghash
 run amd64 qemu64      "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # no PCLMULQDQ
 
+run arm64 "" ""            SIMDHASH_SHA1_KERNEL=ce      ./sha1 # every model has the SHA1 instructions
+run arm64 "" cpu.sha1=off  SIMDHASH_SHA1_KERNEL=generic ./sha1
 run arm64 "" ""            SIMDHASH_GHASH_KERNEL=pmull ./ghash
 run arm64 "" cpu.pmull=off SIMDHASH_GHASH_KERNEL=neon  ./ghash
 
 export GOARM=7
-run arm cortex-a15 "" SIMDHASH_SHA1_KERNEL=generic  ./sha1
+run arm cortex-a15 "" SIMDHASH_SHA1_KERNEL=generic  ./sha1  # NEON, no SHA1 instructions
 run arm cortex-a15 "" SIMDHASH_GHASH_KERNEL=neon    ./ghash # NEON, no VMULL.P64 (it raises SIGILL there)
+run arm max        "" SIMDHASH_SHA1_KERNEL=ce       ./sha1  # + the SHA1 instructions
 run arm max        "" SIMDHASH_GHASH_KERNEL=pmull   ./ghash # + VMULL.P64
 unset GOARM
 # GOARM=6 on qemu-arm -cpu arm1176: no NEON, the portable code.
+GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_SHA1_KERNEL=generic ./sha1
 GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_GHASH_KERNEL=generic ./ghash
+
+# crypto/sha1's assembly behind the stdlib kernel; s390x is big-endian.
+run 386     "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
+run s390x   "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
+run loong64 "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 
 failed=()
 # runspec SPEC [ENV...]: one queued run through scripts/ci/qemu-test.sh.
@@ -81,8 +91,8 @@ for i in "${!specs[@]}"; do
 done
 
 # Last, through go test itself, so that the run ends with go test's own lines.
-echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=generic)"
-if ! env -u GODEBUG -u SIMDHASH_GHASH_KERNEL SIMDHASH_SHA1_KERNEL=generic GOOS=linux GOARCH=arm64 CGO_ENABLED=0 \
+echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=ce)"
+if ! env -u GODEBUG -u SIMDHASH_GHASH_KERNEL SIMDHASH_SHA1_KERNEL=ce GOOS=linux GOARCH=arm64 CGO_ENABLED=0 \
 	"$GO" test -count=1 -short -exec qemu-aarch64 ./internal/ref ./sha1; then
 	failed+=("arm64 go test ./internal/ref ./sha1")
 fi

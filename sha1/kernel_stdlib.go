@@ -1,0 +1,74 @@
+//go:build (386 || loong64 || s390x) && !purego
+
+package sha1
+
+import (
+	stdsha1 "crypto/sha1"
+	"encoding"
+	"encoding/binary"
+	"hash"
+)
+
+// On these GOARCHes crypto/sha1 has assembly and this package has none:
+// integer code on 386 and loong64, the KIMD instruction (CPACF) on s390x.
+// The "stdlib" kernel therefore hands the work to crypto/sha1 itself: Sum
+// calls crypto/sha1.Sum and New returns crypto/sha1.New(), whose state
+// marshals to the same bytes as this package's digest (the format is
+// crypto/sha1's), so nothing changes for a caller but the speed; neither
+// allocates more than crypto/sha1 does (TestAllocs). crypto/sha1 does not
+// export its block function, so the registry's raw function for tests,
+// blockStdlib, reaches it through a marshalled state.
+
+func archKernels() []kernel {
+	return []kernel{
+		{name: "stdlib", id: kernelStdlib, available: true, block: blockStdlib},
+	}
+}
+
+// block absorbs the whole blocks of p into h with the active kernel. (With
+// stdlib active, Sum and New do not come here; digests made while another
+// kernel was active, in tests, do.)
+func block(h *[5]uint32, p []byte) {
+	switch active.id {
+	case kernelStdlib:
+		blockStdlib(h, p)
+	case kernelGeneric:
+		blockGeneric(h, p)
+	default:
+		panic(unknownKernel(active))
+	}
+}
+
+func stdlibSum(data []byte) [Size]byte { return stdsha1.Sum(data) }
+
+func stdlibNew() hash.Hash { return stdsha1.New() }
+
+// blockStdlib absorbs the whole blocks of p into h with crypto/sha1's block
+// function: it gives h to a crypto/sha1 hash as a marshalled state with no
+// pending bytes, writes the blocks, and reads h back from the new state.
+// It allocates the crypto/sha1 hash, which is why the package itself never
+// calls it on its way to the block function (Sum and New above).
+func blockStdlib(h *[5]uint32, p []byte) {
+	whole := len(p) &^ (BlockSize - 1)
+	if whole == 0 {
+		return
+	}
+	var state [marshaledSize]byte
+	b := append(state[:0], magic...)
+	for _, w := range h {
+		b = binary.BigEndian.AppendUint32(b, w)
+	}
+	b = b[:marshaledSize] // the buffer and the length stay zero: no pending bytes
+	d := stdsha1.New()
+	if err := d.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
+		panic("sha1: crypto/sha1 rejects a state of its own format: " + err.Error())
+	}
+	d.Write(p[:whole])
+	b, err := d.(encoding.BinaryAppender).AppendBinary(state[:0])
+	if err != nil || len(b) != marshaledSize {
+		panic("sha1: crypto/sha1's state is not in the expected format")
+	}
+	for i := range h {
+		h[i] = binary.BigEndian.Uint32(b[len(magic)+4*i:])
+	}
+}

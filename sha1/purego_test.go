@@ -1,0 +1,5 @@
+//go:build purego
+
+package sha1
+
+const pureGo = true
