@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Static throughput estimate of the arm64 GHASH kernels with llvm-mca.
+# Static throughput estimates of the arm64 and arm kernels with llvm-mca:
+# GHASH, then SHA-1 (its section below says how).
 #
 # Runs the generator (gen/ghash_neon) with -gnu, which writes each kernel's
 # main loop in GNU syntax, feeds each loop to llvm-mca for the Cortex-A53,
@@ -94,3 +95,47 @@ for kernel in $(awk '/^\/\/ kernel /{print $3}' "$dir/loops-arm.s"); do
 		printf "%-6s %6d  %-11s %11.1f %12.2f %11.3f %8s\n", k, b, m, it, it / b, it / b / 16, goal
 	}'
 done
+
+# SHA-1 with the SHA1 instructions: the block loop of gen/sha1_ce (two
+# blocks per iteration; -gnu, with SHA1_ARGS passed on, e.g.
+# SHA1_ARGS='-copied none'), beside the loops of Go's crypto/sha1 and of our
+# portable block function, compiled for arm64 and taken from a test binary
+# with objdump (scripts/objdump-loop.sh), and the figures of BoringSSL that
+# issue 11 gives. Every loop is modelled the same way: the steady-state loop
+# body, branches dropped, -iterations=200. The target of each model is the
+# lower of the BoringSSL and Go figures.
+sha1mca() { # sha1mca TRIPLE MODEL FILE BYTES: cycles/byte of the loop in FILE, which absorbs BYTES
+	local total
+	total=$("$MCA" -mtriple="$1" -mcpu="$2" -mattr="$([[ $1 == aarch64 ]] && echo +sha2,+crypto || echo +neon,+crypto)" \
+		-iterations=200 "$3" 2>"$3.err" | awk '/^Total Cycles:/{print $3}') || true
+	[[ -n $total ]] || { echo "mca: llvm-mca failed on $3 for $2:" >&2; cat "$3.err" >&2; exit 1; }
+	awk -v t="$total" -v n="$4" 'BEGIN { printf " %10.3f", t / 200 / n }'
+}
+nobranch() { grep -v -E '^[[:space:]]*(b(\.[a-z]+)?|cbn?z|tbn?z|b(eq|ne|hs|lo|cs|cc|hi|ls))[[:space:]]' "$1"; }
+# shellcheck disable=SC2086
+for arch in arm64 arm; do
+	"$GO" -C gen run ./sha1_ce -arch "$arch" -gnu "$dir/sha1-$arch.s" ${SHA1_ARGS:-}
+	nobranch "$dir/sha1-$arch.s" >"$dir/sha1-$arch.loop.s"
+done
+blocks=$(awk '$1 == "//" && $2 == "blocks" {print $3}' "$dir/sha1-arm64.s")
+GOOS=linux GOARCH=arm64 "$GO" test -c -o "$dir/sha1-arm64.test" ./sha1
+for s in crypto/sha1.sha1block.abi0 github.com/simdhash/simdhash/sha1.blockGeneric; do
+	bash scripts/objdump-loop.sh aarch64-linux-gnu-objdump "$dir/sha1-arm64.test" "$s" >"$dir/sha1-${s##*.}.s"
+done
+echo
+echo "SHA-1, cycles/byte of the block loop (arm64):"
+printf '%-34s %10s %10s %10s\n' loop cortex-a53 cortex-a55 cortex-a57
+row() { # row LABEL FILE BYTES
+	printf '%-34s' "$1"
+	for model in cortex-a53 cortex-a55 cortex-a57; do sha1mca aarch64 "$model" "$2" "$3"; done
+	echo
+}
+row "ce (gen/sha1_ce, $blocks blocks)" "$dir/sha1-arm64.loop.s" $((64 * blocks))
+row "Go crypto/sha1" "$dir/sha1-abi0.s" 64
+row "generic (our portable code)" "$dir/sha1-blockGeneric.s" 64
+printf '%-34s %10s %10s %10s\n' "BoringSSL sha1-armv8 (issue 11)" 2.52 1.91 2.25
+printf '%-34s %10s %10s %10s\n' "target" 2.52 1.91 2.14
+echo
+echo "SHA-1, cycles/byte of the block loop (32-bit arm, AArch32, cortex-a57):"
+printf "%-34s%s\n" "ce (gen/sha1_ce, $blocks blocks)" "$(sha1mca armv7a cortex-a57 "$dir/sha1-arm.loop.s" $((64 * blocks)))"
+printf '%-34s %10s\n' "BoringSSL sha1-armv4 (issue 11)" 2.24 "target" 2.24
