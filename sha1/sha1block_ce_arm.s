@@ -19,7 +19,7 @@ GLOBL sha1CEConstants<>(SB), RODATA|NOPTR, $64
 TEXT ·blockCE(SB), NOSPLIT, $0-16
 	// blockCE absorbs len(p)/64 whole blocks of p into h with the SHA-1
 	// instructions, four rounds each (see gen/sha1_ce).
-	// Schedule: -ahead 2 -copied 4,8,16 -schedule=true.
+	// Schedule: ahead=2 copied=4,8,16 schedule=true.
 	MOVW p_len+8(FP), R2
 	MOVW h+0(FP), R0
 	MOVW p_base+4(FP), R1

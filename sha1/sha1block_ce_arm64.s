@@ -19,7 +19,7 @@ GLOBL sha1CEConstants<>(SB), RODATA|NOPTR, $64
 TEXT ·blockCE(SB), NOSPLIT, $0-32
 	// blockCE absorbs len(p)/64 whole blocks of p into h with the SHA-1
 	// instructions, four rounds each (see gen/sha1_ce).
-	// Schedule: -ahead 2 -copied 4,8,16 -schedule=true.
+	// Schedule: ahead=2 copied=4,8,16 schedule=true.
 	MOVD p_len+16(FP), R2
 	MOVD h+0(FP), R0
 	MOVD p_base+8(FP), R1

@@ -216,7 +216,7 @@ func TestDescriptionCounts(t *testing.T) {
 				"copy": 1 + bits.OnesCount32(uint32(c))}
 			for op, n := range want {
 				if m.count[op] != n {
-					t.Errorf("-ahead %d -copied %v: %s: %d per block, want %d", a, &c, op, m.count[op], n)
+					t.Errorf("-ahead %d -copied %v: %s: %d per block, want %d", a, c, op, m.count[op], n)
 				}
 			}
 		}

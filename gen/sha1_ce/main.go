@@ -29,12 +29,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/arm64"
 	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/knob"
 )
 
 // arch is the target instruction set, a flag.Value.
@@ -56,83 +55,24 @@ func (a *arch) Set(s string) error {
 	return fmt.Errorf("%q is not supported: use arm64 or arm", s)
 }
 
-// ahead is the number of W+K registers, a flag.Value: group g's W+K is
-// added right after the rounds of group g-ahead, into the register those
-// rounds read.
-type ahead int
-
-// aheads are the values -ahead takes: divisors of the 20 groups, so that
-// the ring of W+K registers lines up again at the next block.
-var aheads = []ahead{1, 2, 4}
-
-const maxAhead = 4
-
-func (n *ahead) String() string { return strconv.Itoa(int(*n)) }
-
-func (n *ahead) Set(s string) error {
-	v, err := strconv.Atoi(s)
-	for _, a := range aheads {
-		if err == nil && ahead(v) == a {
-			*n = a
-			return nil
-		}
-	}
-	return fmt.Errorf("%q is not supported: use one of %v", s, aheads)
-}
-
-// String lists the groups, as -copied takes them.
-func (s *groupSet) String() string {
-	var gs []string
-	for g := 0; g < groups; g++ {
-		if s.has(g) {
-			gs = append(gs, strconv.Itoa(g))
-		}
-	}
-	if len(gs) == 0 {
-		return "none"
-	}
-	return strings.Join(gs, ",")
-}
-
-// Set reads a comma-separated list of groups 1-19, or "none". (Group 0
-// always takes its e from a copy: the one the previous block's last
-// addition makes.)
-func (s *groupSet) Set(v string) error {
-	var set groupSet
-	if v != "none" {
-		for _, f := range strings.Split(v, ",") {
-			g, err := strconv.Atoi(f)
-			if err != nil || g < 1 || g >= groups {
-				return fmt.Errorf("%q is not a group 1-%d (give a comma-separated list, or none)", f, groups-1)
-			}
-			set |= 1 << g
-		}
-	}
-	*s = set
-	return nil
-}
-
-// options are the generator's knobs.
+// options are the generator's target and knobs (knobs.go).
 type options struct {
 	arch     arch
 	ahead    ahead
 	copied   groupSet
-	schedule bool
+	schedule schedule
 }
 
-// The knobs' defaults: of the -ahead and -copied values tried (docs/sha1.md),
-// the ones whose loop llvm-mca models fastest on the Cortex-A53, A55 and
-// A57 at once. Three copied groups are the fewest that bring the A57 to
-// Go's figure; more cost the in-order cores too much.
-const (
-	defaultAhead  ahead    = 2
-	defaultCopied groupSet = 1<<4 | 1<<8 | 1<<16
-)
+// knobs returns o's knobs, in the order of the schedule line.
+func (o *options) knobs() []knob.Knob { return []knob.Knob{&o.ahead, &o.copied, &o.schedule} }
 
 // vregs is the size of each architecture's vector register file.
 var vregs = map[arch]int{archARM64: 32, archARM: 16}
 
 func (o options) check() error {
+	if err := knob.Check(&o.ahead, &o.schedule); err != nil {
+		return err
+	}
 	if need := registers(int(o.ahead)); need > vregs[o.arch] {
 		return fmt.Errorf("-ahead %d needs %d vector registers; -arch %s has %d", o.ahead, need, o.arch, vregs[o.arch])
 	}
@@ -188,7 +128,7 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// defaults are the knobs' values when not given.
+// defaults are the target and knobs when not given.
 var defaults = options{arch: archARM64, ahead: defaultAhead, copied: defaultCopied, schedule: true}
 
 // generate builds the file and returns it with the block loop in GNU syntax.
@@ -217,7 +157,7 @@ func generate(o options) (*emit.File, string, error) {
 	}
 	fn.Comment("blockCE absorbs len(p)/64 whole blocks of p into h with the SHA-1",
 		"instructions, four rounds each (see gen/sha1_ce).",
-		fmt.Sprintf("Schedule: -ahead %d -copied %v -schedule=%t.", o.ahead, &o.copied, o.schedule))
+		"Schedule: "+knob.Format(o.knobs()...)+".")
 	params{ahead: int(o.ahead), copied: o.copied}.kernel(m)
 	if o.schedule {
 		fn.ScheduleFor(inOrderCore)
@@ -236,9 +176,7 @@ func run(args []string, stderr io.Writer) error {
 	gnu := fs.String("gnu", "", "write the block loop in GNU syntax to `file` (for llvm-mca)")
 	o := defaults
 	fs.Var(&o.arch, "arch", "the architecture: arm64 or arm")
-	fs.Var(&o.ahead, "ahead", fmt.Sprintf("W+K registers: each group's W+K is added that many groups before its rounds: one of %v (arm: at most 2)", aheads))
-	fs.Var(&o.copied, "copied", "the groups (1-19, comma-separated, or none) whose SHA1H reads a copy of a..d")
-	fs.BoolVar(&o.schedule, "schedule", true, "reorder the block loop for in-order cores")
+	knob.Register(fs, o.knobs()...)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)

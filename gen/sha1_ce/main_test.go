@@ -35,7 +35,7 @@ func TestKnobs(t *testing.T) {
 		as, cs := knobValues(a)
 		for _, ah := range as {
 			for _, c := range cs {
-				for _, sched := range []bool{true, false} {
+				for _, sched := range []schedule{true, false} {
 					o := options{arch: a, ahead: ah, copied: c, schedule: sched}
 					file, loop, err := generate(o)
 					if err != nil {
@@ -110,7 +110,7 @@ func TestDeterministic(t *testing.T) {
 
 // flags is o as the generator's command-line flags, to reproduce a variant.
 func (o options) flags() string {
-	return fmt.Sprintf("-arch %s -ahead %d -copied %v -schedule=%t", o.arch, o.ahead, &o.copied, o.schedule)
+	return fmt.Sprintf("-arch %s -ahead %v -copied %v -schedule=%v", o.arch, o.ahead, o.copied, o.schedule)
 }
 
 // sweepVariants are the variants the sweep runs on arch: the defaults,
@@ -140,7 +140,7 @@ func sweepVariants(a arch) []options {
 	rng := rand.New(rand.NewPCG(7, uint64(len(a))))
 	for range 2 {
 		out = append(out, options{arch: a, ahead: as[rng.IntN(len(as))],
-			copied: groupSet(rng.Uint32()) & allGroups, schedule: rng.IntN(2) == 0})
+			copied: groupSet(rng.Uint32()) & allGroups, schedule: schedule(rng.IntN(2) == 0)})
 	}
 	return out
 }
