@@ -41,8 +41,9 @@ import (
 // adds W[t-3] and rotates, word by word, so that the last word can use the
 // first (the dependency inside a group). Four registers hold the window:
 // M_j lives in w0+j%4, where M_(j-4) was, and group g computes M_(g+4)
-// after its rounds. Each group's W+K is added right after the rounds of
-// the group ahead groups earlier, into the W+K register those rounds read.
+// after its rounds. Group j's W+K is added right after the rounds of group
+// j-ahead, into the W+K register those rounds read: a ring of -ahead
+// registers.
 //
 // Loads. Once M_16..M_19 are no longer needed, a block loads the next
 // block's words into the window and adds the W+K of its first groups, so
@@ -50,8 +51,9 @@ import (
 // has no next one: it loads itself again (nextBlock moves the pointer
 // back), so that nothing outside p is read.
 //
-// The order within a stretch between branches is the list scheduler's
-// (emit.Schedule), unless -schedule=false.
+// The order within a stretch between branches is the list scheduler's,
+// for the Cortex-A53 as LLVM models it (inOrderCore, main.go), unless
+// -schedule=false.
 
 // vec names a 128-bit register of the description, as four 32-bit words.
 type vec int
@@ -62,15 +64,15 @@ const (
 	e0               // the e of the even groups after group 0, in word 0
 	hE               // the state's e (word 0): group 0's e, and the block's result
 	hABCD            // the state's a..d, kept to be added to the block's result
-	w0               // the schedule window: group j's words in w0+j%4
-	w1               //
-	w2               //
-	w3               //
-	k0               // K of rounds 20i..20i+19 in every word of k0+i
-	k1               //
-	k2               //
-	k3               //
-	wk0              // W+K of group j in wk0+j%ahead
+	w0               // the schedule window: group j's words in w0+j%4 (w0-w3)
+	w1
+	w2
+	w3
+	k0 // K of rounds 20i..20i+19 in every word of k0+i (k0-k3)
+	k1
+	k2
+	k3
+	wk0 // W+K of group j in wk0+j%ahead
 )
 
 // groups is the number of four-round groups in a block.
