@@ -4,15 +4,38 @@
 // GHASH_H multiplies, block by block, in GF(2^128) modulo
 // x^128 + x^7 + x^2 + x + 1: for 16-byte blocks X_1 .. X_m and the hash key
 // H, Y_0 = 0 and Y_i = (Y_(i-1) XOR X_i)·H; the result is Y_m. In GCM,
-// H = E(K, 0^128) and the input is the additional data and the ciphertext,
-// each zero-padded to whole blocks, then a block holding both their lengths
-// in bits (Sum computes exactly that).
+// H = E(K, 0^128).
 //
 // GHASH is the building block for GCM over any 128-bit block cipher (AES,
 // SM4, ARIA, Camellia, ...) and for GMAC. It is not a MAC by itself: it is
 // linear in its input, and H can be recovered from a few unmasked outputs.
 // Its output must be masked before it is released, as GCM does by XORing
 // it with E(K, J_0), a value that must never repeat under one key.
+//
+// # Use
+//
+// A GCM implementation makes one Key per cipher key, with NewKey, and keeps
+// it. The Key holds H and the powers of H that the kernel in use needs, so
+// each message costs only its own blocks. It offers the two forms of
+// GHASH under names that cannot be confused:
+//
+//   - Key.SumGCM(A, C) is GCM's GHASH (SP 800-38D Algorithm 4, step 5):
+//     A and C each zero-padded to whole blocks, then the block of their
+//     bit lengths. It is what a GCM tag masks, and, with A empty and C an
+//     IV that is not 96 bits long, GCM's J_0.
+//   - Key.NewHash returns a Hash, a streaming hash.Hash whose Sum is the
+//     plain GHASH of what was written, zero-padded to whole blocks, with no
+//     length block (the GHASH of SP 800-38D Algorithm 2, for whole blocks).
+//
+// SumGCM(H, A, C) is Key.SumGCM for a single message: it computes only the
+// powers of H that these lengths use, and is cheaper than NewKey then
+// Key.SumGCM for one short message, and dearer for many.
+//
+// A Key never changes after NewKey: any number of goroutines may use one
+// at once, as may several goroutines calling Sum on one Hash (Write and
+// Reset change a Hash, as for any hash.Hash). Misuse panics, naming the
+// mistake: a zero Key or Hash (not made by NewKey or Key.NewHash) on first
+// use, and a nil *Key. Write never returns an error.
 //
 // # Kernels
 //
@@ -29,27 +52,49 @@
 //   - "generic" (everywhere): portable Go with integer multiplies (see
 //     generic.go for the method).
 //
-// On arm64 and 32-bit arm, GODEBUG=cpu.pmull=off hides the 64-bit
-// multiply from the selection and so selects "neon". Building with -tags purego leaves out all assembly and
-// selects "generic".
+// A Key is made for the kernel active when NewKey is called and keeps
+// using it. Each kernel computes the powers of H in its Key with its own
+// multiply. On arm64 and 32-bit arm, GODEBUG=cpu.pmull=off hides the 64-bit
+// multiply from the selection and so selects "neon". Building with -tags
+// purego leaves out all assembly and selects "generic".
 //
 // # Constant time
 //
-// Every kernel is written without branches or memory indices that depend
-// on the key or the data, so that run time depends only on the input's
-// length. Unlike the 4-bit table that crypto/cipher falls back to for
-// block ciphers other than AES, the generic kernel uses no tables at all;
-// it assumes that the CPU's 64x64-bit multiplier takes constant time, as
-// it does on current amd64 and arm64 cores (but not on some embedded
-// ones). Timing is not something tests can establish, so the tests check
-// correctness only; the property rests on the form of the code, which
-// generic.go describes.
+// Every kernel, and the key expansion, is written without branches or
+// memory indices that depend on the key or the data, so that run time
+// depends only on the lengths of the inputs. The generic kernel uses no
+// tables; it assumes that the CPU's 64x64-bit multiplier takes constant
+// time, as it does on current amd64 and arm64 cores (but not on some
+// embedded ones). The bits of H are reordered for the ARM kernels with
+// shifts and masks (math/bits.Reverse8, a 256-byte table on 32-bit arm,
+// is not used).
+//
+// What is checked, by TestConstantTimeCode (ct_test.go): the package's
+// test binary is built for arm64, for 32-bit arm with GOARM=7 and GOARM=6,
+// and for amd64, and disassembled with `go tool objdump`; every function
+// reached by direct calls from NewKey, SumGCM, Key.SumGCM, Hash.Write and
+// the body of Hash.Sum, in this package and in the packages it calls (the
+// assembly kernels included), may load from no data symbol but the
+// kernels' constant vectors (each loaded whole into a register), the
+// active-kernel pointer, the misuse errors and the write-barrier flag; it
+// may make no indirect call, and call into the runtime only for stack
+// growth, panics, copies and write barriers. A table indexed by a secret
+// is a load from a data symbol (bits.Reverse8's table is an anonymous
+// string symbol), so it fails the check; a canary function with such
+// loads, built into the same binary, must be caught on every target. On
+// 32-bit arm a literal-pool word counts as an address when the compiled
+// code uses it as one; in the assembly kernels every such word counts. On
+// amd64 only the references that Go's disassembler names are read from the
+// assembly kernels, since it does not decode their VEX instructions.
+// Timing itself is not measured: the property rests on the form of the
+// code, which this check and generic.go's description establish.
 package ghash
 
 import (
 	"encoding/binary"
 	"errors"
 	"hash"
+	"math"
 )
 
 // Size is the length of a GHASH value in bytes.
@@ -58,52 +103,195 @@ const Size = 16
 // BlockSize is the length of a GHASH input block in bytes.
 const BlockSize = 16
 
-// errNilKey is returned by the methods of the nil *Hash that New returns for
-// a nil key.
-var errNilKey = errors.New("ghash: Hash has no key (create it with New and a non-nil key)")
+// The misuse errors, with which the methods panic.
+var (
+	errNilKey   = errors.New("ghash: method called on a nil *Key")
+	errZeroKey  = errors.New("ghash: Key used without NewKey (a zero Key has no hash key)")
+	errZeroHash = errors.New("ghash: Hash used without Key.NewHash (a zero Hash has no key)")
+)
 
-// Hash computes GHASH incrementally, over the data written to it padded with
-// zeros to a whole number of blocks. It implements hash.Hash. A Hash must
-// not be used by several goroutines at once. Create one with New: a zero
-// Hash has no key, and its methods behave as those of New(nil)'s (Write
-// reports an error, Sum appends nothing).
+// Key is a GHASH hash key H, expanded for the kernel that was active when
+// NewKey made it. It never changes afterwards, so it may be used by any
+// number of goroutines at once, and copied. The zero Key is not usable:
+// its methods panic.
+type Key struct {
+	kern *kernel     // the kernel active at NewKey
+	ek   expandedKey // H and its powers, in kern's layout
+}
+
+// NewKey returns H = h (in GCM, H = E(K, 0^128)) expanded for the active
+// kernel: H and every power of H the kernel uses. NewKey does not allocate;
+// the Key is a value (a few hundred bytes) that the caller keeps.
+func NewKey(h [16]byte) (key Key) {
+	key.init(active, &h)
+	return key
+}
+
+// init makes key the expansion of H = *h for kernel k.
+func (key *Key) init(k *kernel, h *[16]byte) {
+	key.kern = k
+	expandWith(k, &key.ek, h, k.powers)
+}
+
+// newKey is NewKey with kernel k.
+func newKey(k *kernel, h *[16]byte) (key Key) {
+	key.init(k, h)
+	return key
+}
+
+// kernel returns k's kernel, or panics if k is nil or zero.
+func (k *Key) kernel() *kernel {
+	if k == nil {
+		panic(errNilKey)
+	}
+	if k.kern == nil {
+		panic(errZeroKey)
+	}
+	return k.kern
+}
+
+// SumGCM returns GCM's GHASH for this key, additional data A and
+// ciphertext C (SP 800-38D Algorithm 4, step 5):
+//
+//	GHASH_H(A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64)
+//
+// where A and C are zero-padded to whole blocks and the lengths are in bits,
+// big-endian. With A empty and C an IV that is not 96 bits long it is GCM's
+// pre-counter block J_0. SumGCM does not allocate and does not change k.
+func (k *Key) SumGCM(additionalData, ciphertext []byte) [Size]byte {
+	kern := k.kernel()
+	a, c := additionalData, ciphertext
+	la, lc := padded(len(a)), padded(len(c))
+	if la+lc > shortBytes || la < len(a) || lc < len(c) { // (the last two: overflow)
+		return sumGCM(kern, &k.ek, math.MaxInt, a, c)
+	}
+	// A short message goes to the kernel in one call, with its length
+	// block: one reduction on the kernels that aggregate blocks.
+	var buf [shortBytes + BlockSize]byte
+	n := la + lc
+	binary.BigEndian.PutUint64(buf[n:], uint64(len(a))*8)
+	binary.BigEndian.PutUint64(buf[n+8:], uint64(len(c))*8)
+	gather(buf[:la], a)
+	gather(buf[la:n], c)
+	var y [Size]byte
+	updateWith(kern, &y, &k.ek, buf[:n+BlockSize])
+	return y
+}
+
+// shortBytes is the most bytes of padded A and C that Key.SumGCM gathers
+// into one buffer with the length block: 128 bytes in all, as many blocks
+// as the amd64 kernels absorb with one reduction.
+const shortBytes = 7 * BlockSize
+
+// padded returns n rounded up to whole blocks.
+func padded(n int) int { return (n + BlockSize - 1) &^ (BlockSize - 1) }
+
+// gather copies p to the start of dst. A single block is one 16-byte
+// move: copy would store it in two halves on amd64, and the kernel's
+// 16-byte load of it would wait for both to drain.
+func gather(dst, p []byte) {
+	if len(p) == BlockSize {
+		*(*[BlockSize]byte)(dst) = [BlockSize]byte(p)
+		return
+	}
+	copy(dst, p)
+}
+
+// SumGCM returns GCM's GHASH for hash key H = h, additional data A and
+// ciphertext C, as Key.SumGCM does. It expands h on its own stack, with
+// only the powers of H that these lengths use (none for short inputs):
+// for one message it is cheaper than NewKey and Key.SumGCM, for several
+// under one H dearer.
+func SumGCM(h [16]byte, additionalData, ciphertext []byte) [Size]byte {
+	return sumGCMOnce(active, &h, additionalData, ciphertext)
+}
+
+// oneAtATime is the most blocks in A or C for which SumGCM multiplies by
+// H alone, one block per kernel call, rather than first computing the
+// powers of H that absorb them with fewer reductions: on both amd64 and
+// arm64, computing them costs more than it saves below about five blocks
+// (docs/ghash.md).
+const oneAtATime = 4
+
+// sumGCMOnce is SumGCM with kernel k.
+func sumGCMOnce(k *kernel, h *[16]byte, a, c []byte) [Size]byte {
+	var ek expandedKey
+	blocks := max(len(a), len(c)) / BlockSize
+	if blocks <= oneAtATime {
+		blocks = 1
+	}
+	expandWith(k, &ek, h, powersFor(k, blocks))
+	return sumGCM(k, &ek, blocks, a, c)
+}
+
+// lengthBlock returns GCM's final block: the bit lengths of a and c.
+func lengthBlock(a, c []byte) [BlockSize]byte {
+	var b [BlockSize]byte
+	binary.BigEndian.PutUint64(b[0:8], uint64(len(a))*8)
+	binary.BigEndian.PutUint64(b[8:16], uint64(len(c))*8)
+	return b
+}
+
+// sumGCM is GCM's GHASH with kernel k and its expanded key ek, which must
+// hold the powers for updates of chunk blocks (powersFor): no update here
+// is given more. Its temporaries stay on its stack: expandWith and
+// updateWith make direct calls.
+func sumGCM(k *kernel, ek *expandedKey, chunk int, a, c []byte) [Size]byte {
+	var y, tail [BlockSize]byte
+	for _, p := range [2][]byte{a, c} {
+		whole := p[:len(p)&^(BlockSize-1)]
+		for len(whole) > 0 {
+			n := min(len(whole)/BlockSize, chunk) * BlockSize
+			updateWith(k, &y, ek, whole[:n])
+			whole = whole[n:]
+		}
+		if rest := p[len(p)&^(BlockSize-1):]; len(rest) > 0 {
+			tail = [BlockSize]byte{}
+			copy(tail[:], rest)
+			updateWith(k, &y, ek, tail[:])
+		}
+	}
+	lb := lengthBlock(a, c)
+	updateWith(k, &y, ek, lb[:])
+	return y
+}
+
+// Hash computes the plain GHASH of the data written to it, zero-padded to
+// a whole number of blocks, with no length block. It implements hash.Hash.
+// Make one with Key.NewHash; the zero Hash panics on first use. Several
+// goroutines may call Sum on one Hash at once (Sum only reads it), but
+// Write and Reset must not run alongside any other method.
 type Hash struct {
-	key  expandedKey
-	kern *kernel         // the kernel active when New was called
-	y    [Size]byte      // GHASH of the whole blocks absorbed so far
-	buf  [BlockSize]byte // buf[:n] is the start of a partial block
-	n    int             // bytes in buf
-	tail [BlockSize]byte // Sum's scratch: the zero-padded partial block
-	sum  [Size]byte      // Sum's scratch: a copy of y
+	key *Key
+	y   [Size]byte      // GHASH of the whole blocks absorbed so far
+	buf [BlockSize]byte // buf[:n] is the start of a partial block
+	n   int             // bytes in buf
 }
 
 var _ hash.Hash = (*Hash)(nil)
 
-// New returns a Hash with hash key H = *key (in GCM, H = E(K, 0^128)). The
-// Hash uses the kernel active at the time of the call. New returns nil if
-// key is nil; the methods of that nil *Hash do nothing, and Write reports
-// the error.
-func New(key *[16]byte) *Hash {
-	if key == nil {
-		return nil
-	}
-	return newHash(active, key)
+// NewHash returns a Hash with hash key k, for data written in pieces. The
+// Hash refers to k, which must not be overwritten (with another NewKey's
+// result, say) while the Hash is in use.
+func (k *Key) NewHash() *Hash {
+	k.kernel()
+	return &Hash{key: k}
 }
 
-// newHash returns a Hash with key H = *key that uses the kernel k.
-func newHash(k *kernel, key *[16]byte) *Hash {
-	h := &Hash{kern: k}
-	expandWith(k, &h.key, key)
-	return h
+// kernel returns the Hash's Key's kernel, or panics if h was not made by
+// Key.NewHash.
+func (h *Hash) kernel() *kernel {
+	if h.key == nil {
+		panic(errZeroHash)
+	}
+	return h.key.kernel()
 }
 
 // Write absorbs p. Whole blocks go straight to the kernel; a trailing
 // partial block is kept until more data arrives or Sum pads it. It always
-// returns len(p), nil, except on the nil *Hash of a nil key.
+// returns len(p), nil.
 func (h *Hash) Write(p []byte) (int, error) {
-	if h == nil || h.kern == nil {
-		return 0, errNilKey
-	}
+	k := h.kernel()
 	n := len(p)
 	if h.n > 0 {
 		c := copy(h.buf[h.n:], p)
@@ -112,11 +300,11 @@ func (h *Hash) Write(p []byte) (int, error) {
 		if h.n < BlockSize {
 			return n, nil
 		}
-		updateWith(h.kern, &h.y, &h.key, h.buf[:])
+		updateWith(k, &h.y, &h.key.ek, h.buf[:])
 		h.n = 0
 	}
 	if whole := len(p) &^ (BlockSize - 1); whole > 0 {
-		updateWith(h.kern, &h.y, &h.key, p[:whole])
+		updateWith(k, &h.y, &h.key.ek, p[:whole])
 		p = p[whole:]
 	}
 	h.n = copy(h.buf[:], p)
@@ -124,27 +312,32 @@ func (h *Hash) Write(p []byte) (int, error) {
 }
 
 // Sum appends to b the GHASH of the data written so far, zero-padded to a
-// whole number of blocks, and returns the result. It does not change the
-// state: more data may be written afterwards. On the nil *Hash of a nil key
-// it returns b unchanged.
+// whole number of blocks, and returns the result. It does not change h:
+// more data may be written afterwards, and concurrent Sums are safe.
 func (h *Hash) Sum(b []byte) []byte {
-	if h == nil || h.kern == nil {
-		return b
-	}
-	h.sum = h.y
+	s := h.value()
+	return append(b, s[:]...)
+}
+
+// value returns what Sum appends. It is out of line so that the
+// constant-time check (ct_test.go) can take it as a root without the
+// append, whose cost depends on b's capacity alone.
+//
+//go:noinline
+func (h *Hash) value() [Size]byte {
+	k := h.kernel()
+	y := h.y
 	if h.n > 0 {
-		h.tail = [BlockSize]byte{}
-		copy(h.tail[:], h.buf[:h.n])
-		updateWith(h.kern, &h.sum, &h.key, h.tail[:])
+		var tail [BlockSize]byte
+		copy(tail[:], h.buf[:h.n])
+		updateWith(k, &y, &h.key.ek, tail[:])
 	}
-	return append(b, h.sum[:]...)
+	return y
 }
 
 // Reset forgets the data written so far and keeps the key.
 func (h *Hash) Reset() {
-	if h == nil || h.kern == nil {
-		return
-	}
+	h.kernel()
 	h.y = [Size]byte{}
 	h.buf = [BlockSize]byte{}
 	h.n = 0
@@ -155,50 +348,3 @@ func (h *Hash) Size() int { return Size }
 
 // BlockSize returns BlockSize.
 func (h *Hash) BlockSize() int { return BlockSize }
-
-// Sum returns GCM's GHASH for hash key H = *key, additional data A and
-// ciphertext C (SP 800-38D Algorithm 4, step 5):
-//
-//	GHASH_H(A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64)
-//
-// where A and C are zero-padded to whole blocks and the lengths are in bits,
-// big-endian. With A empty and C an IV that is not 96 bits long it is GCM's
-// pre-counter block J_0. Sum does not allocate. If key is nil it returns
-// the zero value.
-func Sum(key *[16]byte, additionalData, ciphertext []byte) [Size]byte {
-	if key == nil {
-		return [Size]byte{}
-	}
-	return sum(active, key, additionalData, ciphertext)
-}
-
-// genericName is the name of the always-available kernel, kernels[len-1].
-const genericName = "generic"
-
-// lengthBlock returns GCM's final block: the bit lengths of a and c.
-func lengthBlock(a, c []byte) [BlockSize]byte {
-	var b [BlockSize]byte
-	binary.BigEndian.PutUint64(b[0:8], uint64(len(a))*8)
-	binary.BigEndian.PutUint64(b[8:16], uint64(len(c))*8)
-	return b
-}
-
-// sum is Sum with kernel k. Its temporaries stay on its stack: expandWith
-// and updateWith make direct calls.
-func sum(k *kernel, key *[16]byte, a, c []byte) [Size]byte {
-	var ek expandedKey
-	expandWith(k, &ek, key)
-	var y, tail [BlockSize]byte
-	for _, p := range [2][]byte{a, c} {
-		whole := len(p) &^ (BlockSize - 1)
-		updateWith(k, &y, &ek, p[:whole])
-		if whole < len(p) {
-			tail = [BlockSize]byte{}
-			copy(tail[:], p[whole:])
-			updateWith(k, &y, &ek, tail[:])
-		}
-	}
-	lb := lengthBlock(a, c)
-	updateWith(k, &y, &ek, lb[:])
-	return y
-}

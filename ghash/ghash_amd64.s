@@ -12,16 +12,16 @@ DATA ghashPoly<>+0(SB)/8, $0xc200000000000000
 DATA ghashPoly<>+8(SB)/8, $0x0000000000000000
 GLOBL ghashPoly<>(SB), RODATA|NOPTR, $16
 
-// func ghashPCLMUL(y *[16]byte, key *[25]uint64, p []byte)
+// func ghashPCLMUL(y *[16]byte, key *[24]uint64, p []byte)
 // Requires: PCLMULQDQ, SSE2, SSSE3
 TEXT ·ghashPCLMUL(SB), NOSPLIT, $0-40
 	// ghashPCLMUL absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.
 	// Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient
 	// of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.
-	// Key layout (200 bytes):
+	// Key layout (192 bytes):
 	//   +  0  H^1..H^8, 16 bytes each (low 64 bits first)
 	//   +128  lo^hi of H^1..H^8, 8 bytes each
-	//   +192  nonzero once H^2..H^8 and their sums are set (else only H^1 is)
+	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
 	MOVQ p_len+24(FP), CX
 
 	// n = the number of whole blocks.
@@ -185,17 +185,11 @@ loop:
 	JAE       loop
 
 rest:
-	// The rest: groups of m blocks, m = n with the powers set, else 1;
-	// block i of a group times H^(m-i), y added to the first.
+	// The rest: one group of m = n blocks (fewer than 8), block i times
+	// H^(m-i), y added to the first.
 	TESTQ CX, CX
 	JZ    store
 	MOVQ  CX, BX
-	CMPQ  192(SI), $0x00
-	JNE   ready
-	MOVL  $0x00000001, BX
-
-ready:
-	SUBQ BX, CX
 
 	// kpow = &H^m, ksum = &(lo^hi of H^m)
 	MOVQ BX, R8
@@ -263,7 +257,6 @@ reduce:
 	PXOR      X3, X4
 	MOVO      X4, X0
 	PXOR      X9, X0
-	JMP       rest
 
 store:
 	PSHUFB X1, X0
@@ -272,16 +265,16 @@ store:
 done:
 	RET
 
-// func ghashPCLMULAVX(y *[16]byte, key *[25]uint64, p []byte)
+// func ghashPCLMULAVX(y *[16]byte, key *[24]uint64, p []byte)
 // Requires: AVX, PCLMULQDQ
 TEXT ·ghashPCLMULAVX(SB), NOSPLIT, $0-40
 	// ghashPCLMULAVX absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.
 	// Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient
 	// of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.
-	// Key layout (200 bytes):
+	// Key layout (192 bytes):
 	//   +  0  H^1..H^8, 16 bytes each (low 64 bits first)
 	//   +128  lo^hi of H^1..H^8, 8 bytes each
-	//   +192  nonzero once H^2..H^8 and their sums are set (else only H^1 is)
+	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
 	MOVQ p_len+24(FP), CX
 
 	// n = the number of whole blocks.
@@ -432,17 +425,11 @@ loop:
 	JAE        loop
 
 rest:
-	// The rest: groups of m blocks, m = n with the powers set, else 1;
-	// block i of a group times H^(m-i), y added to the first.
+	// The rest: one group of m = n blocks (fewer than 8), block i times
+	// H^(m-i), y added to the first.
 	TESTQ CX, CX
 	JZ    store
 	MOVQ  CX, BX
-	CMPQ  192(SI), $0x00
-	JNE   ready
-	MOVL  $0x00000001, BX
-
-ready:
-	SUBQ BX, CX
 
 	// kpow = &H^m, ksum = &(lo^hi of H^m)
 	MOVQ BX, R8
@@ -503,7 +490,6 @@ reduce:
 	VPSHUFD    $0x4e, X3, X3
 	VPXOR      X3, X4, X4
 	VPXOR      X9, X4, X0
-	JMP        rest
 
 store:
 	VPSHUFB X1, X0, X0
@@ -512,7 +498,7 @@ store:
 done:
 	RET
 
-// func ghashPowers(key *[25]uint64)
+// func ghashPowers(key *[24]uint64)
 // Requires: PCLMULQDQ, SSE2
 TEXT ·ghashPowers(SB), NOSPLIT, $0-8
 	MOVQ  key+0(FP), DI

@@ -2,19 +2,13 @@ package ghash
 
 import (
 	"bytes"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/subtle"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"math/rand/v2"
-	"os"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/simdhash/simdhash/internal/ref"
-
 	"github.com/simdhash/simdhash/internal/testvectors"
 )
 
@@ -35,6 +29,17 @@ func forEachKernel(t *testing.T, f func(t *testing.T)) {
 			f(t)
 		})
 	}
+}
+
+// availableKernels returns the kernels this CPU can run.
+func availableKernels() []*kernel {
+	var ks []*kernel
+	for i := range kernels {
+		if kernels[i].available {
+			ks = append(ks, &kernels[i])
+		}
+	}
+	return ks
 }
 
 func mustHex(t testing.TB, s string) []byte {
@@ -96,6 +101,13 @@ func refUpdate(t testing.TB, h, y0 [16]byte, p []byte) [16]byte {
 	return refGHASH(t, h, whole)
 }
 
+// hashOf returns the plain GHASH of d through a Hash of key.
+func hashOf(key *Key, d []byte) []byte {
+	g := key.NewHash()
+	g.Write(d)
+	return g.Sum(nil)
+}
+
 func loadVectors(t *testing.T) testvectors.GHASHFile {
 	t.Helper()
 	f, err := testvectors.GHASH()
@@ -106,204 +118,48 @@ func loadVectors(t *testing.T) testvectors.GHASHFile {
 }
 
 // TestKnownAnswers checks every kernel on the McGrew-Viega GHASH(H, A, C)
-// and Y0 values through Sum, and on the RFC 8452 raw-block example through
-// New, Write and Sum (whole blocks, so no padding happens).
+// and Y0 values through Key.SumGCM and SumGCM, and on the RFC 8452
+// raw-block example through a Hash (whole blocks, so no padding happens).
 func TestKnownAnswers(t *testing.T) {
 	f := loadVectors(t)
 	forEachKernel(t, func(t *testing.T) {
 		for _, v := range f.Vectors {
 			h := mustBlock(t, v.H)
-			got := Sum(&h, mustHex(t, v.A), mustHex(t, v.C))
-			if want := mustBlock(t, v.GHASH); got != want {
-				t.Errorf("%s: Sum = %x, want %x", v.Name, got, want)
+			a, c := mustHex(t, v.A), mustHex(t, v.C)
+			want := mustBlock(t, v.GHASH)
+			key := NewKey(h)
+			if got := key.SumGCM(a, c); got != want {
+				t.Errorf("%s: Key.SumGCM = %x, want %x", v.Name, got, want)
+			}
+			if got := SumGCM(h, a, c); got != want {
+				t.Errorf("%s: SumGCM = %x, want %x", v.Name, got, want)
 			}
 		}
 		for _, v := range f.RawBlockVectors {
 			if v.LengthBlock {
 				t.Fatalf("%s: raw-block vector with a length block: unknown format", v.Name)
 			}
-			h := mustBlock(t, v.H)
+			key := NewKey(mustBlock(t, v.H))
 			x := mustHex(t, v.X)
 			if len(x)%16 != 0 {
 				t.Fatalf("%s: X is not whole blocks", v.Name)
 			}
-			d := New(&h)
+			d := key.NewHash()
 			if n, err := d.Write(x); n != len(x) || err != nil {
 				t.Fatalf("%s: Write = %d, %v", v.Name, n, err)
 			}
-			got := d.Sum(nil)
-			if want := mustHex(t, v.GHASH); !bytes.Equal(got, want) {
+			if got, want := d.Sum(nil), mustHex(t, v.GHASH); !bytes.Equal(got, want) {
 				t.Errorf("%s: GHASH = %x, want %x", v.Name, got, want)
 			}
 		}
 	})
 }
 
-// testGCM is GCM (SP 800-38D section 7) composed in this test from a block
-// cipher and a GHASH function, so that GHASH can be checked against
-// complete AEAD test vectors.
-type testGCM struct {
-	block cipher.Block
-	h     [16]byte
-	ghash func(key *[16]byte, a, c []byte) [16]byte
-}
-
-var errTestGCM = errors.New("testGCM: message authentication failed")
-
-func newTestGCM(key []byte, ghash func(*[16]byte, []byte, []byte) [16]byte) (*testGCM, error) {
-	b, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, err
-	}
-	g := &testGCM{block: b, ghash: ghash}
-	b.Encrypt(g.h[:], g.h[:])
-	return g, nil
-}
-
-// j0 is the pre-counter block. SP 800-38D section 8.2 requires IVs of at
-// least one bit, so an empty IV is an error.
-func (g *testGCM) j0(iv []byte) ([16]byte, error) {
-	var j [16]byte
-	switch len(iv) {
-	case 0:
-		return j, errors.New("testGCM: empty IV")
-	case 12:
-		copy(j[:], iv)
-		j[15] = 1
-		return j, nil
-	default:
-		return g.ghash(&g.h, nil, iv), nil
-	}
-}
-
-// ctr XORs src with the key stream that starts at inc32(j0) into dst.
-func (g *testGCM) ctr(j0 [16]byte, dst, src []byte) {
-	cb := j0
-	var ks [16]byte
-	for i := 0; i < len(src); i += 16 {
-		binary.BigEndian.PutUint32(cb[12:], binary.BigEndian.Uint32(cb[12:])+1)
-		g.block.Encrypt(ks[:], cb[:])
-		subtle.XORBytes(dst[i:], src[i:min(i+16, len(src))], ks[:])
-	}
-}
-
-func (g *testGCM) tag(j0 [16]byte, a, c []byte) [16]byte {
-	var t [16]byte
-	g.block.Encrypt(t[:], j0[:])
-	s := g.ghash(&g.h, a, c)
-	subtle.XORBytes(t[:], t[:], s[:])
-	return t
-}
-
-func (g *testGCM) seal(iv, pt, a []byte) (ct []byte, tag [16]byte, err error) {
-	j, err := g.j0(iv)
-	if err != nil {
-		return nil, tag, err
-	}
-	ct = make([]byte, len(pt))
-	g.ctr(j, ct, pt)
-	return ct, g.tag(j, a, ct), nil
-}
-
-func (g *testGCM) open(iv, ct, a, tag []byte) ([]byte, error) {
-	j, err := g.j0(iv)
-	if err != nil {
-		return nil, err
-	}
-	want := g.tag(j, a, ct)
-	if len(tag) == 0 || len(tag) > 16 || subtle.ConstantTimeCompare(want[:len(tag)], tag) != 1 {
-		return nil, errTestGCM
-	}
-	pt := make([]byte, len(ct))
-	g.ctr(j, pt, ct)
-	return pt, nil
-}
-
-// wycheproofFile is testdata/gcm/aes_gcm_test.json (Wycheproof schema
-// aead_test_schema_v1.json).
-type wycheproofFile struct {
-	NumberOfTests int `json:"numberOfTests"`
-	TestGroups    []struct {
-		IVSize  int `json:"ivSize"`
-		KeySize int `json:"keySize"`
-		TagSize int `json:"tagSize"`
-		Tests   []struct {
-			TcID                               int `json:"tcId"`
-			Comment                            string
-			Flags                              []string
-			Key, IV, AAD, Msg, CT, Tag, Result string
-		} `json:"tests"`
-	} `json:"testGroups"`
-}
-
-// TestWycheproofGCM runs every Wycheproof AES-GCM case through testGCM
-// built on Sum with every kernel: valid cases must reproduce the ciphertext
-// and tag and decrypt; invalid ones must be rejected.
-func TestWycheproofGCM(t *testing.T) {
-	data, err := os.ReadFile(testvectors.Path("gcm", "aes_gcm_test.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f wycheproofFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	forEachKernel(t, func(t *testing.T) {
-		var valid, invalid, emptyIV int
-		for _, grp := range f.TestGroups {
-			for _, tc := range grp.Tests {
-				key, iv, aad := mustHex(t, tc.Key), mustHex(t, tc.IV), mustHex(t, tc.AAD)
-				msg, ct, tag := mustHex(t, tc.Msg), mustHex(t, tc.CT), mustHex(t, tc.Tag)
-				if len(key)*8 != grp.KeySize || len(iv)*8 != grp.IVSize || len(tag)*8 != grp.TagSize {
-					t.Fatalf("tcId %d: sizes do not match its group", tc.TcID)
-				}
-				g, err := newTestGCM(key, Sum)
-				if err != nil {
-					t.Fatalf("tcId %d: %v", tc.TcID, err)
-				}
-				switch tc.Result {
-				case "valid":
-					valid++
-					gotCT, gotTag, err := g.seal(iv, msg, aad)
-					if err != nil {
-						t.Errorf("tcId %d (%s): seal: %v", tc.TcID, tc.Comment, err)
-						continue
-					}
-					if !bytes.Equal(gotCT, ct) || !bytes.Equal(gotTag[:len(tag)], tag) {
-						t.Errorf("tcId %d (%s): seal = %x %x, want %x %x", tc.TcID, tc.Comment, gotCT, gotTag[:len(tag)], ct, tag)
-					}
-					pt, err := g.open(iv, ct, aad, tag)
-					if err != nil || !bytes.Equal(pt, msg) {
-						t.Errorf("tcId %d (%s): open = %x, %v; want %x", tc.TcID, tc.Comment, pt, err, msg)
-					}
-				case "invalid":
-					invalid++
-					if len(iv) == 0 {
-						emptyIV++
-					}
-					if pt, err := g.open(iv, ct, aad, tag); err == nil {
-						t.Errorf("tcId %d (%s): invalid case opened to %x", tc.TcID, tc.Comment, pt)
-					}
-				default:
-					t.Fatalf("tcId %d: result %q is neither valid nor invalid", tc.TcID, tc.Result)
-				}
-			}
-		}
-		if valid+invalid != f.NumberOfTests {
-			t.Errorf("ran %d cases, the file says it has %d", valid+invalid, f.NumberOfTests)
-		}
-		if valid == 0 || invalid == 0 {
-			t.Errorf("ran %d valid and %d invalid cases; want some of each", valid, invalid)
-		}
-		t.Logf("%d valid, %d invalid (%d of them with an empty IV, rejected before GHASH)", valid, invalid, emptyIV)
-	})
-}
-
-// TestUpdateAgainstRef calls each kernel's update directly on every length
-// 0..600 at every start offset 0..15, from a random starting y, and checks
-// that it absorbed exactly the whole blocks and left p alone. The same
-// inputs then go through New/Write/Sum, which must equal the reference over
-// the zero-padded input.
+// TestUpdateAgainstRef calls each kernel's update directly, on a full key,
+// on every length 0..600 at every start offset 0..15, from a random
+// starting y, and checks that it absorbed exactly the whole blocks and left
+// p alone. The same inputs then go through a Hash, which must equal the
+// reference over the zero-padded input.
 func TestUpdateAgainstRef(t *testing.T) {
 	maxLen := 600
 	if testing.Short() {
@@ -317,22 +173,19 @@ func TestUpdateAgainstRef(t *testing.T) {
 			d := randBytes(r, n)
 			wantRaw := refUpdate(t, h, y0, d)
 			wantPad := refGHASH(t, h, zeroPad(d))
-			var ek expandedKey
-			active.expand(&ek, &h)
+			key := NewKey(h)
 			for off := 0; off < 16; off++ {
 				p := buf[off : off+n]
 				copy(p, d)
 				y := y0
-				active.update(&y, &ek, p)
+				updateWith(active, &y, &key.ek, p)
 				if y != wantRaw {
 					t.Fatalf("update, len %d, offset %d: y = %x, want %x", n, off, y, wantRaw)
 				}
 				if !bytes.Equal(p, d) {
 					t.Fatalf("update, len %d, offset %d: changed its input", n, off)
 				}
-				g := New(&h)
-				g.Write(p)
-				if got := g.Sum(nil); !bytes.Equal(got, wantPad[:]) {
+				if got := hashOf(&key, p); !bytes.Equal(got, wantPad[:]) {
 					t.Fatalf("Hash, len %d, offset %d: Sum = %x, want %x", n, off, got, wantPad)
 				}
 			}
@@ -340,40 +193,67 @@ func TestUpdateAgainstRef(t *testing.T) {
 	})
 }
 
-// TestSumAgainstRef compares Sum with ref.GCMGHASH over many lengths of A
-// and C.
-func TestSumAgainstRef(t *testing.T) {
+// TestPartialKeys checks powersFor, the rule that decides which powers of
+// H a key needs for an input length: for every block count n, a key with
+// the powers powersFor gives for n, and every other word of the key
+// garbage, must absorb n blocks (and any fewer) correctly. A kernel that
+// used a power the rule leaves out would read the garbage.
+func TestPartialKeys(t *testing.T) {
 	forEachKernel(t, func(t *testing.T) {
-		r := rand.New(rand.NewPCG(2, 3))
-		for la := 0; la <= 50; la++ {
-			for _, lc := range []int{0, 1, 15, 16, 17, 31, 32, 33, 100, 257} {
-				h := randKey(r)
-				a, c := randBytes(r, la), randBytes(r, lc)
-				if got, want := Sum(&h, a, c), ref.GCMGHASH(h, a, c); got != want {
-					t.Fatalf("len(A) = %d, len(C) = %d: Sum = %x, want %x", la, lc, got, want)
+		k := active
+		if p := powersFor(k, 0); p != 1 {
+			t.Errorf("powersFor(%s, 0) = %d, want 1: H itself is always needed", k.name, p)
+		}
+		if p := powersFor(k, 1<<20); p != k.powers {
+			t.Errorf("powersFor(%s, 1<<20) = %d, want all %d", k.name, p, k.powers)
+		}
+		r := rand.New(rand.NewPCG(0x5a, uint64(k.id)))
+		for trial := 0; trial < 8; trial++ {
+			h, y0 := randKey(r), randKey(r)
+			for n := 0; n <= 3*k.powers+3; n++ {
+				var ek expandedKey
+				garbage := randBytes(r, int(unsafe.Sizeof(ek)))
+				copy(unsafe.Slice((*byte)(unsafe.Pointer(&ek)), unsafe.Sizeof(ek)), garbage)
+				expandWith(k, &ek, &h, powersFor(k, n))
+				for m := 0; m <= n; m++ {
+					d := randBytes(r, m*BlockSize+trial) // and a partial block to ignore
+					y := y0
+					updateWith(k, &y, &ek, d)
+					if want := refUpdate(t, h, y0, d); y != want {
+						t.Fatalf("key expanded for %d blocks (%d powers), update of %d: y = %x, want %x",
+							n, powersFor(k, n), m, y, want)
+					}
 				}
 			}
 		}
 	})
 }
 
-// TestSumKernelPath checks sum, Sum's body, with every kernel against the
-// reference, for lengths that reach the 8-block main loops.
-func TestSumKernelPath(t *testing.T) {
-	r := rand.New(rand.NewPCG(4, 5))
-	for i := range kernels {
-		k := &kernels[i]
-		if !k.available {
-			continue
-		}
-		for j := 0; j < 200; j++ {
-			h := randKey(r)
-			a, c := randBytes(r, r.IntN(200)), randBytes(r, r.IntN(200))
-			if got, want := sum(k, &h, a, c), ref.GCMGHASH(h, a, c); got != want {
-				t.Fatalf("%s: len(A) = %d, len(C) = %d: sum = %x, want %x", k.name, len(a), len(c), got, want)
+// TestSumGCMAgainstRef compares Key.SumGCM and SumGCM with ref.GCMGHASH
+// over many lengths of A and C, including those that reach the 8-block
+// main loops.
+func TestSumGCMAgainstRef(t *testing.T) {
+	forEachKernel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(2, 3))
+		check := func(h [16]byte, a, c []byte) {
+			want := ref.GCMGHASH(h, a, c)
+			key := NewKey(h)
+			if got := key.SumGCM(a, c); got != want {
+				t.Fatalf("len(A) = %d, len(C) = %d: Key.SumGCM = %x, want %x", len(a), len(c), got, want)
+			}
+			if got := SumGCM(h, a, c); got != want {
+				t.Fatalf("len(A) = %d, len(C) = %d: SumGCM = %x, want %x", len(a), len(c), got, want)
 			}
 		}
-	}
+		for la := 0; la <= 50; la++ {
+			for _, lc := range []int{0, 1, 15, 16, 17, 31, 32, 33, 100, 257} {
+				check(randKey(r), randBytes(r, la), randBytes(r, lc))
+			}
+		}
+		for i := 0; i < 200; i++ {
+			check(randKey(r), randBytes(r, r.IntN(300)), randBytes(r, r.IntN(300)))
+		}
+	})
 }
 
 // TestIncrementalWrites splits inputs at random points (empty pieces
@@ -383,14 +263,13 @@ func TestIncrementalWrites(t *testing.T) {
 		r := rand.New(rand.NewPCG(6, 7))
 		for i := 0; i < 300; i++ {
 			h := randKey(r)
+			key := NewKey(h)
 			d := randBytes(r, r.IntN(1000))
-			one := New(&h)
-			one.Write(d)
-			want := one.Sum(nil)
+			want := hashOf(&key, d)
 			if ref := refGHASH(t, h, zeroPad(d)); !bytes.Equal(want, ref[:]) {
-				t.Fatalf("one-shot, len %d: %x, want %x", len(d), want, ref)
+				t.Fatalf("one Write, len %d: %x, want %x", len(d), want, ref)
 			}
-			inc := New(&h)
+			inc := key.NewHash()
 			for rest := d; ; {
 				k := r.IntN(min(len(rest), 40) + 1)
 				n, err := inc.Write(rest[:k])
@@ -403,24 +282,29 @@ func TestIncrementalWrites(t *testing.T) {
 				}
 			}
 			if got := inc.Sum(nil); !bytes.Equal(got, want) {
-				t.Fatalf("len %d: incremental %x, one-shot %x", len(d), got, want)
+				t.Fatalf("len %d: incremental %x, one Write %x", len(d), got, want)
 			}
 		}
 	})
 }
 
-// TestSumKeepsState checks that Sum does not change the state: two Sums
+// TestSumKeepsState checks that Sum does not change the Hash: two Sums
 // agree, and writing after a Sum continues the same stream.
 func TestSumKeepsState(t *testing.T) {
 	forEachKernel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(8, 9))
 		for i := 0; i < 200; i++ {
 			h := randKey(r)
+			key := NewKey(h)
 			a, b := randBytes(r, r.IntN(70)), randBytes(r, r.IntN(70))
-			g := New(&h)
+			g := key.NewHash()
 			g.Write(a)
+			before := *g
 			s1 := g.Sum(nil)
 			s2 := g.Sum([]byte("prefix"))
+			if *g != before {
+				t.Fatal("Sum changed the Hash")
+			}
 			if !bytes.Equal(s2[:6], []byte("prefix")) || !bytes.Equal(s1, s2[6:]) {
 				t.Fatalf("second Sum = %x, first %x", s2, s1)
 			}
@@ -442,8 +326,9 @@ func TestResetKeepsKey(t *testing.T) {
 		r := rand.New(rand.NewPCG(10, 11))
 		for i := 0; i < 100; i++ {
 			h := randKey(r)
+			key := NewKey(h)
 			junk, d := randBytes(r, r.IntN(50)), randBytes(r, 1+r.IntN(50))
-			g := New(&h)
+			g := key.NewHash()
 			g.Write(junk)
 			g.Reset()
 			g.Write(d)
@@ -461,159 +346,141 @@ func TestResetKeepsKey(t *testing.T) {
 
 // TestHashInterface checks the constant methods.
 func TestHashInterface(t *testing.T) {
-	var h [16]byte
-	g := New(&h)
+	key := NewKey([16]byte{1})
+	g := key.NewHash()
 	if g.Size() != Size || g.BlockSize() != BlockSize || Size != 16 || BlockSize != 16 {
 		t.Errorf("Size, BlockSize = %d, %d; want 16, 16", g.Size(), g.BlockSize())
 	}
 }
 
-// TestHashUsesKernelAtNew checks that a Hash keeps the kernel that was
-// active when it was created, whatever active becomes later, and that its
-// results stay right.
-func TestHashUsesKernelAtNew(t *testing.T) {
-	generic := &kernels[len(kernels)-1]
+// TestKeyKeepsKernel checks that a Key keeps the kernel that was active
+// when NewKey made it, whatever active becomes later (its layout is that
+// kernel's), and that its results, and its Hashes', stay right.
+func TestKeyKeepsKernel(t *testing.T) {
 	saved := active
 	t.Cleanup(func() { active = saved })
 	r := rand.New(rand.NewPCG(7, 8))
-	for i := range kernels {
-		k := &kernels[i]
-		if !k.available {
-			continue
-		}
+	ks := availableKernels()
+	for i, k := range ks {
 		h := randKey(r)
 		data := randBytes(r, 8*BlockSize+5)
 		active = k
-		g := New(&h)
-		active = generic
-		if k == generic && kernels[0].available {
-			active = &kernels[0]
+		key := NewKey(h)
+		active = ks[(i+1)%len(ks)] // another kernel, where there is one
+		if key.kern != k {
+			t.Fatalf("Key kernel = %q, want %q, the kernel active at NewKey", key.kern.name, k.name)
 		}
-		g.Write(data)
-		if g.kern != k {
-			t.Fatalf("Hash kernel = %q, want %q, the kernel active at New", g.kern.name, k.name)
+		if got, want := key.SumGCM(data, data[:7]), ref.GCMGHASH(h, data, data[:7]); got != want {
+			t.Fatalf("%s: SumGCM = %x, want %x", k.name, got, want)
 		}
 		want := refGHASH(t, h, zeroPad(data))
-		if got := g.Sum(nil); !bytes.Equal(got, want[:]) {
-			t.Fatalf("%s: Sum = %x, want %x", k.name, got, want)
+		if got := hashOf(&key, data); !bytes.Equal(got, want[:]) {
+			t.Fatalf("%s: Hash = %x, want %x", k.name, got, want)
 		}
 	}
 }
 
-// TestZeroHash checks that a zero Hash, which has no key, reports an error
-// and produces no output rather than panicking or hashing with H = 0.
-func TestZeroHash(t *testing.T) {
-	var g Hash
-	if n, err := g.Write(make([]byte, 32)); err == nil || n != 0 {
-		t.Errorf("Write on a zero Hash = %d, %v; want 0 and an error", n, err)
-	}
-	if out := g.Sum([]byte{1}); !bytes.Equal(out, []byte{1}) {
-		t.Errorf("Sum on a zero Hash = %x, want its argument unchanged", out)
-	}
-	g.Reset()
-}
-
-// TestNilKey checks the documented behaviour for a nil key: no panic, an
-// error from Write, and no output that could pass for a hash.
-func TestNilKey(t *testing.T) {
-	g := New(nil)
-	if g != nil {
-		t.Fatal("New(nil) != nil")
-	}
-	if n, err := g.Write([]byte("x")); n != 0 || !errors.Is(err, errNilKey) {
-		t.Errorf("Write on New(nil) = %d, %v; want 0, %v", n, err, errNilKey)
-	}
-	if got := g.Sum([]byte("b")); string(got) != "b" {
-		t.Errorf("Sum on New(nil) = %q, want b unchanged", got)
-	}
-	g.Reset()
-	if got := Sum(nil, []byte("a"), []byte("c")); got != ([16]byte{}) {
-		t.Errorf("Sum(nil, ...) = %x, want zeros", got)
+// TestKeySize checks that a Key stays under 1 KiB, room left for kernels
+// with more powers of H.
+func TestKeySize(t *testing.T) {
+	if n := unsafe.Sizeof(Key{}); n >= 1024 {
+		t.Errorf("a Key is %d bytes; keep it under 1 KiB", n)
 	}
 }
 
-// TestGCMAgainstStdlib compares testGCM on Sum with crypto/cipher's GCM
-// for random keys, nonce sizes, plaintexts and additional data.
-func TestGCMAgainstStdlib(t *testing.T) {
-	forEachKernel(t, func(t *testing.T) {
-		r := rand.New(rand.NewPCG(12, 13))
-		nonceSizes := []int{12, 12, 1, 8, 13, 16, 17, 32, 64}
-		for i := 0; i < 300; i++ {
-			key := randBytes(r, []int{16, 24, 32}[i%3])
-			nonce := randBytes(r, nonceSizes[i%len(nonceSizes)])
-			pt, ad := randBytes(r, r.IntN(300)), randBytes(r, r.IntN(100))
-			block, err := aes.NewCipher(key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			std, err := cipher.NewGCMWithNonceSize(block, len(nonce))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := std.Seal(nil, nonce, pt, ad)
-			g, err := newTestGCM(key, Sum)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ct, tag, err := g.seal(nonce, pt, ad)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := append(ct, tag[:]...); !bytes.Equal(got, want) {
-				t.Fatalf("key %d bytes, nonce %d bytes, pt %d, ad %d: got %x, want %x", len(key), len(nonce), len(pt), len(ad), got, want)
-			}
-			// A flipped tag bit must be rejected.
-			bad := tag
-			bad[r.IntN(16)] ^= 1 << r.IntN(8)
-			if _, err := g.open(nonce, ct, ad, bad[:]); err == nil {
-				t.Fatal("open accepted a corrupted tag")
-			}
-		}
-	})
-}
-
-// TestSumAllocs checks that Sum, Write and Hash.Sum into a large enough
-// slice do not allocate.
-func TestSumAllocs(t *testing.T) {
-	forEachKernel(t, func(t *testing.T) {
-		var h [16]byte
-		h[3] = 7
-		a, c := make([]byte, 37), make([]byte, 100)
-		if n := testing.AllocsPerRun(100, func() { Sum(&h, a, c) }); n != 0 {
-			t.Errorf("Sum allocates %v times", n)
-		}
-		g := New(&h)
-		out := make([]byte, 0, Size)
-		if n := testing.AllocsPerRun(100, func() {
-			g.Write(a)
-			out = g.Sum(out[:0])
-		}); n != 0 {
-			t.Errorf("Write and Sum allocate %v times", n)
-		}
-	})
-}
-
-// TestDispatch checks the kernel chosen at init. If SIMDHASH_GHASH_KERNEL
-// is set (by CI, which knows what the machine or emulator offers), Kernel
-// must name it; otherwise it must be the first available kernel.
-func TestDispatch(t *testing.T) {
-	if len(kernels) == 0 || kernels[len(kernels)-1].name != genericName || !kernels[len(kernels)-1].available {
-		t.Fatal("the last registered kernel must be the always-available generic one")
-	}
-	if want := os.Getenv("SIMDHASH_GHASH_KERNEL"); want != "" {
-		if got := Kernel(); got != want {
-			t.Fatalf("Kernel() = %q, but SIMDHASH_GHASH_KERNEL = %q", got, want)
-		}
-		return
-	}
-	for _, k := range kernels {
-		if k.available {
-			if got := Kernel(); got != k.name {
-				t.Fatalf("Kernel() = %q, want %q, the first available kernel", got, k.name)
-			}
+// mustPanic calls f and fails unless it panics with a message containing
+// each of want.
+func mustPanic(t *testing.T, what string, f func(), want ...string) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		e := recover()
+		if e == nil {
+			t.Errorf("%s did not panic", what)
 			return
 		}
+		var msg string
+		switch e := e.(type) {
+		case error:
+			msg = e.Error()
+		case string:
+			msg = e
+		}
+		for _, w := range want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s panicked with %q, which does not say %q", what, msg, w)
+			}
+		}
+	}()
+	f()
+}
+
+// TestMisuse checks that each misuse panics with a message naming the
+// mistake, rather than yielding a zero tag, an empty Sum or an error.
+func TestMisuse(t *testing.T) {
+	var zero Key
+	mustPanic(t, "zero Key's SumGCM", func() { zero.SumGCM(nil, []byte("c")) }, "NewKey")
+	mustPanic(t, "zero Key's NewHash", func() { zero.NewHash() }, "NewKey")
+	var nilKey *Key
+	mustPanic(t, "nil *Key's SumGCM", func() { nilKey.SumGCM(nil, nil) }, "nil *Key")
+	mustPanic(t, "nil *Key's NewHash", func() { nilKey.NewHash() }, "nil *Key")
+	var g Hash
+	mustPanic(t, "zero Hash's Write", func() { g.Write([]byte("x")) }, "Key.NewHash")
+	mustPanic(t, "zero Hash's empty Write", func() { g.Write(nil) }, "Key.NewHash")
+	mustPanic(t, "zero Hash's Sum", func() { g.Sum(nil) }, "Key.NewHash")
+	mustPanic(t, "zero Hash's Reset", func() { g.Reset() }, "Key.NewHash")
+	// A Hash whose Key was zeroed after NewHash.
+	key := NewKey([16]byte{1})
+	h := key.NewHash()
+	key = Key{}
+	mustPanic(t, "Hash of a zeroed Key", func() { h.Write([]byte("x")) }, "NewKey")
+
+	// Write's result, for every length.
+	key = NewKey([16]byte{2})
+	h = key.NewHash()
+	for n := 0; n < 40; n++ {
+		if got, err := h.Write(make([]byte, n)); got != n || err != nil {
+			t.Fatalf("Write(%d bytes) = %d, %v; want %d, nil", n, got, err, n)
+		}
 	}
+}
+
+// TestNoCase checks that a kernel id without a case in the dispatch
+// switches panics there instead of falling through to another kernel.
+func TestNoCase(t *testing.T) {
+	bogus := &kernel{name: "bogus", id: 200, available: true, powers: 1}
+	var ek expandedKey
+	var y, h [16]byte
+	mustPanic(t, "expandWith", func() { expandWith(bogus, &ek, &h, 1) }, "bogus", "no case")
+	mustPanic(t, "updateWith", func() { updateWith(bogus, &y, &ek, make([]byte, 16)) }, "bogus", "no case")
+}
+
+// TestAllocs checks that NewKey, Key.SumGCM, SumGCM, and NewHash, Write
+// and Sum into a buffer of the caller's do not allocate.
+func TestAllocs(t *testing.T) {
+	forEachKernel(t, func(t *testing.T) {
+		h := [16]byte{3: 7}
+		a, c := make([]byte, 37), make([]byte, 200)
+		var key Key
+		if n := testing.AllocsPerRun(100, func() { key = NewKey(h) }); n != 0 {
+			t.Errorf("NewKey allocates %v times", n)
+		}
+		if n := testing.AllocsPerRun(100, func() { key.SumGCM(a, c) }); n != 0 {
+			t.Errorf("Key.SumGCM allocates %v times", n)
+		}
+		if n := testing.AllocsPerRun(100, func() { SumGCM(h, a, c) }); n != 0 {
+			t.Errorf("SumGCM allocates %v times", n)
+		}
+		out := make([]byte, 0, Size)
+		if n := testing.AllocsPerRun(100, func() {
+			g := key.NewHash()
+			g.Write(a)
+			g.Write(c)
+			out = g.Sum(out[:0])
+		}); n != 0 {
+			t.Errorf("NewHash, Write and Sum allocate %v times", n)
+		}
+	})
 }
 
 // fuzzKey makes a key from arbitrary fuzz bytes.
@@ -623,8 +490,8 @@ func fuzzKey(b []byte) [16]byte {
 	return k
 }
 
-// FuzzGHASH compares every available kernel, through Hash with a split
-// Write and through Sum, with the reference.
+// FuzzGHASH compares every available kernel, through a Hash with a split
+// Write, Key.SumGCM and SumGCM, with the reference.
 func FuzzGHASH(f *testing.F) {
 	f.Add(make([]byte, 16), []byte{}, uint16(0))
 	f.Add(bytes.Repeat([]byte{0xff}, 16), bytes.Repeat([]byte{0xff}, 100), uint16(33))
@@ -635,65 +502,19 @@ func FuzzGHASH(f *testing.F) {
 		want := refGHASH(t, h, zeroPad(data))
 		s := int(split) % (len(data) + 1)
 		wantSum := ref.GCMGHASH(h, data[:s], data[s:])
-		for i := range kernels {
-			k := &kernels[i]
-			if !k.available {
-				continue
-			}
-			g := newHash(k, &h)
+		for _, k := range availableKernels() {
+			key := newKey(k, &h)
+			g := key.NewHash()
 			g.Write(data[:s])
 			g.Write(data[s:])
 			if got := g.Sum(nil); !bytes.Equal(got, want[:]) {
 				t.Fatalf("%s: Hash = %x, want %x", k.name, got, want)
 			}
-			if got := sum(k, &h, data[:s], data[s:]); got != wantSum {
-				t.Fatalf("%s: Sum = %x, want %x", k.name, got, wantSum)
+			if got := key.SumGCM(data[:s], data[s:]); got != wantSum {
+				t.Fatalf("%s: Key.SumGCM = %x, want %x", k.name, got, wantSum)
 			}
-		}
-		if got := sum(&kernels[len(kernels)-1], &h, data[:s], data[s:]); got != wantSum {
-			t.Fatalf("generic sum = %x, want %x", got, wantSum)
-		}
-	})
-}
-
-// FuzzGCM compares testGCM, on every available kernel, with crypto/cipher's
-// GCM.
-func FuzzGCM(f *testing.F) {
-	f.Add(make([]byte, 16), make([]byte, 12), []byte{}, []byte{})
-	f.Add(bytes.Repeat([]byte{1}, 32), []byte{1}, []byte("plaintext"), []byte("ad"))
-	f.Add(bytes.Repeat([]byte{2}, 24), make([]byte, 60), bytes.Repeat([]byte{3}, 100), []byte{})
-	f.Add(bytes.Repeat([]byte{4}, 16), []byte{}, []byte("x"), []byte("y"))
-	f.Fuzz(func(t *testing.T, key, nonce, pt, ad []byte) {
-		sizes := []int{16, 24, 32}
-		k := make([]byte, sizes[len(key)%3])
-		copy(k, key)
-		for i := range kernels {
-			kern := &kernels[i]
-			if !kern.available {
-				continue
-			}
-			g, err := newTestGCM(k, func(h *[16]byte, a, c []byte) [16]byte { return sum(kern, h, a, c) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			ct, tag, err := g.seal(nonce, pt, ad)
-			if len(nonce) == 0 {
-				if err == nil {
-					t.Fatal("empty nonce accepted")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			block, _ := aes.NewCipher(k)
-			std, err := cipher.NewGCMWithNonceSize(block, len(nonce))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := std.Seal(nil, nonce, pt, ad)
-			if got := append(ct, tag[:]...); !bytes.Equal(got, want) {
-				t.Fatalf("%s: got %x, want %x", kern.name, got, want)
+			if got := sumGCMOnce(k, &h, data[:s], data[s:]); got != wantSum {
+				t.Fatalf("%s: SumGCM = %x, want %x", k.name, got, wantSum)
 			}
 		}
 	})
@@ -743,10 +564,11 @@ func TestDenseOperands(t *testing.T) {
 	forEachKernel(t, func(t *testing.T) {
 		for _, b := range []byte{0xff, 0x11, 0x22, 0x44, 0x88, 0xee, 0x77} {
 			h := [16]byte(bytes.Repeat([]byte{b}, 16))
+			key := NewKey(h)
 			for _, d := range []byte{0xff, b, ^b} {
-				x := bytes.Repeat([]byte{d}, 64)
-				if got, want := Sum(&h, x, x[:17]), ref.GCMGHASH(h, x, x[:17]); got != want {
-					t.Fatalf("H = %02x.., data %02x..: Sum = %x, want %x", b, d, got, want)
+				x := bytes.Repeat([]byte{d}, 160)
+				if got, want := key.SumGCM(x, x[:17]), ref.GCMGHASH(h, x, x[:17]); got != want {
+					t.Fatalf("H = %02x.., data %02x..: SumGCM = %x, want %x", b, d, got, want)
 				}
 			}
 		}

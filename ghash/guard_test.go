@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/simdhash/simdhash/internal/guardpage"
+	"github.com/simdhash/simdhash/internal/ref"
 )
 
 // TestGuardPage feeds every kernel inputs that end exactly at an unmapped
 // page, and inputs that start exactly after one, for every length 0..300,
-// through Hash.Write and through the raw update. A kernel that reads past
+// through Hash.Write, the raw update, Key.SumGCM and SumGCM. A kernel that reads past
 // either end of its input crashes the test; the results are checked too.
 func TestGuardPage(t *testing.T) {
 	mem := guardpage.Page(t)
@@ -24,20 +25,29 @@ func TestGuardPage(t *testing.T) {
 			d := randBytes(r, n)
 			wantRaw := refUpdate(t, h, y0, d)
 			wantPad := refGHASH(t, h, zeroPad(d))
-			var ek expandedKey
-			active.expand(&ek, &h)
+			key := NewKey(h)
 			for _, p := range [][]byte{mem[page-n:], mem[:n]} {
 				copy(p, d)
 				y := y0
-				active.update(&y, &ek, p)
+				updateWith(active, &y, &key.ek, p)
 				if y != wantRaw {
 					t.Fatalf("update, len %d: y = %x, want %x", n, y, wantRaw)
 				}
-				g := New(&h)
-				g.Write(p)
-				if got := g.Sum(nil); !bytes.Equal(got, wantPad[:]) {
+				if got := hashOf(&key, p); !bytes.Equal(got, wantPad[:]) {
 					t.Fatalf("Hash, len %d: %x, want %x", n, got, wantPad)
 				}
+			}
+			// GCM's GHASH with A ending at the guard page and C starting
+			// after the other one, through a Key and in one shot.
+			a, c := mem[page-n:], mem[:n/2]
+			copy(a, d)
+			copy(c, d[:n/2])
+			want := ref.GCMGHASH(h, d, d[:n/2])
+			if got := key.SumGCM(a, c); got != want {
+				t.Fatalf("Key.SumGCM, len %d+%d: %x, want %x", n, n/2, got, want)
+			}
+			if got := SumGCM(h, a, c); got != want {
+				t.Fatalf("SumGCM, len %d+%d: %x, want %x", n, n/2, got, want)
 			}
 		}
 	})

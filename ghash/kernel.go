@@ -2,32 +2,42 @@ package ghash
 
 // A kernel is one implementation of the GHASH block loop.
 //
-// The accumulator y and the key material are kept in the byte order of
+// The accumulator y and the blocks are kept in the byte order of
 // SP 800-38D (y[0] holds the coefficients of x^0..x^7, most significant bit
-// first). Each kernel expands H once per key into an expandedKey, in a layout
-// of its own, so that its loop does no per-call key work.
+// first). Each kernel expands H into an expandedKey, in a layout of its
+// own, so that its loop does no per-call key work. The package calls a
+// kernel's functions through expandWith and updateWith, which switch on
+// its id: a call through a func value would make escape analysis move
+// every argument to the heap, and Key.SumGCM would allocate. Each switch
+// has a case per kernel of its build and a default that panics (noCase),
+// so a kernel registered without one fails every test that runs it.
 type kernel struct {
 	name      string   // reported by Kernel
-	id        kernelID // which direct calls expandWith and updateWith make
+	id        kernelID // which functions expandWith and updateWith call
 	available bool     // the CPU supports every extension it uses
 
-	// expand and update are the kernel's functions, for tests that call
-	// them directly; the package calls them through expandWith and
-	// updateWith, which switch on id. (A call through a func value makes
-	// escape analysis move every argument to the heap: Sum would allocate.)
-
-	// expand fills k from the hash key H.
-	expand func(k *expandedKey, h *[16]byte)
-
-	// update absorbs len(p)/16 whole blocks of p into y:
-	// y = (y ^ X1)·H, then (y ^ X2)·H, and so on. It never reads outside p.
-	update func(y *[16]byte, k *expandedKey, p []byte)
+	// powers is how many powers of H, H^1..H^powers, a full key of this
+	// kernel holds: the most blocks it absorbs with one reduction.
+	powers int
 }
+
+// powersFor returns how many powers of H, H^1..H^n, a key of kernel k must
+// hold for an update of the given number of whole blocks. It is the one
+// rule that ties key expansion to input length: every kernel absorbs m
+// blocks with one reduction using H^m..H^1, for m no more than the blocks
+// it is given and no more than k.powers, and otherwise takes blocks one at
+// a time with H. So an update of n blocks reads at most
+// H^1..H^min(n, k.powers), and never a power beyond what this returns.
+// (TestPartialKeys fills the rest of the key with garbage to check it.)
+func powersFor(k *kernel, blocks int) int { return max(1, min(blocks, k.powers)) }
 
 // kernels lists every implementation built into this binary, preferred
 // first. The last entry is always the portable constant-time Go code.
 // Tests walk this list so that every kernel runs on one machine.
-var kernels = append(archKernels(), kernel{name: "generic", id: kernelGeneric, available: true, expand: expandGeneric, update: updateGeneric})
+var kernels = append(archKernels(), kernel{name: genericName, id: kernelGeneric, available: true, powers: 1})
+
+// genericName is the name of the always-available kernel, kernels[len-1].
+const genericName = "generic"
 
 // active is the kernel chosen once at init: the first available one.
 var active = firstAvailable()
@@ -67,3 +77,11 @@ const (
 	kernelPMULL
 	kernelNEON
 )
+
+// noCase panics: kernel k reached a switch over kernel ids that has no case
+// for it. It is out of line, and builds its message only when called.
+//
+//go:noinline
+func noCase(k *kernel) {
+	panic("ghash: kernel " + k.name + " has no case in a switch over kernel ids (see kernel.go)")
+}

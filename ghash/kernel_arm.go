@@ -19,20 +19,20 @@ import (
 // runs the generic kernel, and the same binary on a Cortex-A runs these.
 
 // ghashPMULL absorbs len(p)/16 blocks of p into *y, with VMULL.P64 and the
-// key layout that expandPMULL writes.
+// pmull key layout (kernel_neon.go).
 //
 //go:noescape
 func ghashPMULL(y *[16]byte, key *[asmKeyWords]uint64, p []byte)
 
 // ghashNEON absorbs len(p)/16 blocks of p into *y, with VMULL.P8 only and
-// the key layout that expandNEON writes.
+// the neon key layout (kernel_neon.go).
 //
 //go:noescape
 func ghashNEON(y *[16]byte, key *[asmKeyWords]uint64, p []byte)
 
 func archKernels() []kernel {
 	return []kernel{
-		{name: "pmull", id: kernelPMULL, available: cpu.ARM.HasPMULL && cpu.ARM.HasNEON, expand: expandPMULL, update: updatePMULL},
-		{name: "neon", id: kernelNEON, available: cpu.ARM.HasNEON, expand: expandNEON, update: updateNEON},
+		{name: "pmull", id: kernelPMULL, available: cpu.ARM.HasPMULL && cpu.ARM.HasNEON, powers: pmullMaxBlocks},
+		{name: "neon", id: kernelNEON, available: cpu.ARM.HasNEON, powers: neonMaxBlocks},
 	}
 }

@@ -13,20 +13,20 @@ import (
 // checks that).
 
 // ghashPMULL absorbs len(p)/16 blocks of p into *y, with the 64-bit PMULL
-// and the key layout that expandPMULL writes.
+// and the pmull key layout (kernel_neon.go).
 //
 //go:noescape
 func ghashPMULL(y *[16]byte, key *[asmKeyWords]uint64, p []byte)
 
 // ghashNEON absorbs len(p)/16 blocks of p into *y, with the 8-bit PMULL
-// only and the key layout that expandNEON writes.
+// only and the neon key layout (kernel_neon.go).
 //
 //go:noescape
 func ghashNEON(y *[16]byte, key *[asmKeyWords]uint64, p []byte)
 
 func archKernels() []kernel {
 	return []kernel{
-		{name: "pmull", id: kernelPMULL, available: cpu.ARM64.HasPMULL && cpu.ARM64.HasASIMD, expand: expandPMULL, update: updatePMULL},
-		{name: "neon", id: kernelNEON, available: cpu.ARM64.HasASIMD, expand: expandNEON, update: updateNEON},
+		{name: "pmull", id: kernelPMULL, available: cpu.ARM64.HasPMULL && cpu.ARM64.HasASIMD, powers: pmullMaxBlocks},
+		{name: "neon", id: kernelNEON, available: cpu.ARM64.HasASIMD, powers: neonMaxBlocks},
 	}
 }

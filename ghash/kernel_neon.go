@@ -9,7 +9,7 @@ import (
 
 // What the arm64 and 32-bit arm kernels share: gen/ghash_neon writes both
 // from one description, with the same expanded key layouts, so the Go side
-// (key expansion, wrappers, dispatch) is the same too. kernel_arm64.go and
+// (key expansion, dispatch) is the same too. kernel_arm64.go and
 // kernel_arm.go declare the assembly and test the CPU features.
 
 // asmKeyWords is the size of expandedKey.asm: the larger of the two
@@ -24,93 +24,77 @@ const (
 	neonRotations  = 5 // gen/ghash_neon: keyRotations (B_0..B_4)
 )
 
-func updatePMULL(y *[16]byte, k *expandedKey, p []byte) { ghashPMULL(y, &k.asm, p) }
-
-func updateNEON(y *[16]byte, k *expandedKey, p []byte) { ghashNEON(y, &k.asm, p) }
-
 // poly is an element of GF(2^128) in the kernels' order: bit j of
 // poly[j/64] is the coefficient of x^j. It is SP 800-38D's block with the
 // bits of each byte reversed, read as two little-endian words.
 type poly [2]uint64
 
+// toPoly converts a block to the kernels' order. Reverse64 then
+// ReverseBytes64 reverses the bits within each byte: math/bits computes
+// both with shifts and masks (RBIT and REV on arm64), where Reverse8 would
+// be a 256-byte table indexed by the key on 32-bit arm.
 func toPoly(b *[16]byte) poly {
-	var r [16]byte
-	for i, c := range b {
-		r[i] = bits.Reverse8(c)
-	}
-	return poly{binary.LittleEndian.Uint64(r[0:8]), binary.LittleEndian.Uint64(r[8:16])}
-}
-
-// keyOperands fills ops with the layout both kernels share, as pairs of
-// 64-bit halves (doubleword 0, doubleword 1), before each kernel's own
-// form: H^max .. H^1, then the Karatsuba sums h0+h1 paired as
-// [H^max, H^(max-1)], ..., [H^2, H^1]. It returns the number of operands,
-// max + max/2. (Fixed-size arrays: expand must not allocate.)
-func keyOperands(ops *[pmullMaxBlocks * 3 / 2]poly, h *[16]byte, maxBlocks int) int {
-	// The powers, with the generic kernel's constant-time multiply: one
-	// block X absorbed into y = 0 gives X·H, so H^i gives H^(i+1).
-	var gk expandedKey
-	expandGeneric(&gk, h)
-	var ps [pmullMaxBlocks]poly // ps[i] = H^(i+1)
-	pow := *h
-	ps[0] = toPoly(&pow)
-	for i := 1; i < maxBlocks; i++ {
-		var y [16]byte
-		updateGeneric(&y, &gk, pow[:])
-		pow = y
-		ps[i] = toPoly(&pow)
-	}
-	n := 0
-	for p := maxBlocks; p >= 1; p-- {
-		ops[n] = ps[p-1]
-		n++
-	}
-	for p := maxBlocks; p >= 2; p -= 2 {
-		a, b := ps[p-1], ps[p-2]
-		ops[n] = poly{a[0] ^ a[1], b[0] ^ b[1]}
-		n++
-	}
-	return n
-}
-
-// expandPMULL writes the powers H^8..H^1 and their Karatsuba sums, one
-// 16-byte vector per operand.
-func expandPMULL(k *expandedKey, h *[16]byte) {
-	var ops [pmullMaxBlocks * 3 / 2]poly
-	n := keyOperands(&ops, h, pmullMaxBlocks)
-	k.asm = [asmKeyWords]uint64{}
-	for i, op := range ops[:n] {
-		k.asm[2*i], k.asm[2*i+1] = op[0], op[1]
+	return poly{
+		bits.ReverseBytes64(bits.Reverse64(binary.LittleEndian.Uint64(b[0:8]))),
+		bits.ReverseBytes64(bits.Reverse64(binary.LittleEndian.Uint64(b[8:16]))),
 	}
 }
 
-// expandNEON writes H^2, H^1 and their Karatsuba sums, each operand as
-// five vectors B_0..B_4: both halves rotated right by r bytes on their own
-// (byte i of B_r is byte i+r mod 8 of the half), so that the loop does not
-// rotate the key.
-func expandNEON(k *expandedKey, h *[16]byte) {
-	var ops [pmullMaxBlocks * 3 / 2]poly
-	n := keyOperands(&ops, h, neonMaxBlocks)
-	k.asm = [asmKeyWords]uint64{}
-	w := 0
-	for _, op := range ops[:n] {
-		for r := 0; r < neonRotations; r++ {
-			k.asm[w] = bits.RotateLeft64(op[0], -8*r)
-			k.asm[w+1] = bits.RotateLeft64(op[1], -8*r)
-			w += 2
-		}
+// armLayout is one kernel's key layout (gen/ghash_neon's keyLayout): the
+// operands H^max .. H^1 in slots 0..max-1, then max/2 slots of Karatsuba
+// sums h0+h1, paired as [H^max, H^(max-1)], ..., [H^2, H^1]. Each slot is
+// rotations vectors of two 64-bit halves: the slot's halves as they are
+// (pmull, rotations 1), or rotated right by r = 0..4 bytes each on its own
+// (neon, rotations 5).
+type armLayout struct {
+	max, rotations int
+}
+
+// setHalf writes 64-bit half h (0 low, 1 high) of slot s.
+func (l armLayout) setHalf(k *expandedKey, s, h int, v uint64) {
+	w := 2*l.rotations*s + h
+	k.asm[w] = v
+	for r := 1; r < l.rotations; r++ {
+		k.asm[w+2*r] = bits.RotateLeft64(v, -8*r)
 	}
 }
 
-// expandWith fills ek from H with kernel k's expansion.
-func expandWith(k *kernel, ek *expandedKey, h *[16]byte) {
+// setPower writes H^i = p and its Karatsuba sum into their slots.
+func (l armLayout) setPower(k *expandedKey, i int, p poly) {
+	s := l.max - i
+	l.setHalf(k, s, 0, p[0])
+	l.setHalf(k, s, 1, p[1])
+	l.setHalf(k, l.max+s/2, s%2, p[0]^p[1])
+}
+
+// expandARM writes H^1..H^powers (at most l.max) into the layout, and
+// nothing else. It computes each power with the kernel's own multiply: an
+// update of one block X with y = 0 is X·H, and reads only H^1 of the key
+// (powersFor), so once H^1 is written, updating with H^(i-1) gives H^i.
+func expandARM(k *kernel, l armLayout, ek *expandedKey, h *[16]byte, powers int) {
+	l.setPower(ek, 1, toPoly(h))
+	var pows [pmullMaxBlocks][16]byte // H^2..H^max, in SP 800-38D's order
+	prev := h[:]
+	for i := 2; i <= min(powers, l.max); i++ {
+		y := &pows[i-2]
+		updateWith(k, y, ek, prev)
+		l.setPower(ek, i, toPoly(y))
+		prev = y[:]
+	}
+}
+
+// expandWith fills ek from H with kernel k's expansion, with at least the
+// powers H^1..H^powers.
+func expandWith(k *kernel, ek *expandedKey, h *[16]byte, powers int) {
 	switch k.id {
 	case kernelPMULL:
-		expandPMULL(ek, h)
+		expandARM(k, armLayout{max: pmullMaxBlocks, rotations: 1}, ek, h, powers)
 	case kernelNEON:
-		expandNEON(ek, h)
-	default:
+		expandARM(k, armLayout{max: neonMaxBlocks, rotations: neonRotations}, ek, h, powers)
+	case kernelGeneric:
 		expandGeneric(ek, h)
+	default:
+		noCase(k)
 	}
 }
 
@@ -118,10 +102,12 @@ func expandWith(k *kernel, ek *expandedKey, h *[16]byte) {
 func updateWith(k *kernel, y *[16]byte, ek *expandedKey, p []byte) {
 	switch k.id {
 	case kernelPMULL:
-		updatePMULL(y, ek, p)
+		ghashPMULL(y, &ek.asm, p)
 	case kernelNEON:
-		updateNEON(y, ek, p)
-	default:
+		ghashNEON(y, &ek.asm, p)
+	case kernelGeneric:
 		updateGeneric(y, ek, p)
+	default:
+		noCase(k)
 	}
 }

@@ -8,8 +8,23 @@ func archKernels() []kernel { return nil }
 // asmKeyWords is the size of expandedKey.asm: no assembly kernel uses it here.
 const asmKeyWords = 0
 
-// expandWith fills ek from H: only the generic kernel exists here.
-func expandWith(_ *kernel, ek *expandedKey, h *[16]byte) { expandGeneric(ek, h) }
+// expandWith fills ek from H with kernel k's expansion (generic's holds H
+// alone, whatever powers asks for).
+func expandWith(k *kernel, ek *expandedKey, h *[16]byte, powers int) {
+	switch k.id {
+	case kernelGeneric:
+		expandGeneric(ek, h)
+	default:
+		noCase(k)
+	}
+}
 
-// updateWith absorbs the whole blocks of p into y with the generic kernel.
-func updateWith(_ *kernel, y *[16]byte, ek *expandedKey, p []byte) { updateGeneric(y, ek, p) }
+// updateWith absorbs the whole blocks of p into y with kernel k.
+func updateWith(k *kernel, y *[16]byte, ek *expandedKey, p []byte) {
+	switch k.id {
+	case kernelGeneric:
+		updateGeneric(y, ek, p)
+	default:
+		noCase(k)
+	}
+}

@@ -99,8 +99,8 @@ sha1)
 	bench="^Benchmark(Sum|Stream)\$/^($(IFS='|'; echo "${kernels[*]}"))\$"
 	;;
 ghash)
-	tests='KnownAnswers|Wycheproof|AgainstRef|KernelPath|Incremental|Guard|Dense|PCLMUL|GCMAgainstStdlib'
-	bench="^BenchmarkGHASH\$/^($(IFS='|'; echo "${kernels[*]}"))\$"
+	tests='KnownAnswers|Wycheproof|AgainstRef|PartialKeys|Incremental|Guard|Dense|PCLMUL|GCMAgainstStdlib'
+	bench="^BenchmarkKeySumGCM\$/^($(IFS='|'; echo "${kernels[*]}"))\$"
 	;;
 *) echo "tune: do not know the tests of package $pkgdir" >&2; exit 1 ;;
 esac

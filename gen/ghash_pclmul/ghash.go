@@ -64,24 +64,24 @@ import (
 // rest (fewer than eight) go through a loop over the blocks whose key
 // addresses count down from H^r, so one piece of code serves every r.
 //
-// # Lazy powers
+// # Powers
 //
-// Sum expands a key for every call, so the expansion must be cheap for
-// short inputs: the key holds only H' until the update is first given at
-// least eight blocks; the Go side then calls ghashPowers, which computes
-// H^2..H^8 from H' (three multiplies deep), and sets the key's ready word.
-// Without the powers the loop over the rest runs one block per group
-// (Horner's rule with H alone); with them, one group of all the rest.
+// The key holds H^1..H^8, all computed from H' by ghashPowers when the Go
+// side expands a key, or only H^1 when no update of that key will be given
+// more than one block (package ghash's powersFor). So the kernels never
+// ask which powers are there: an update of n blocks reads H^1..H^min(n, 8)
+// and nothing more. The main loop takes groups of eight blocks; the rest
+// (fewer than eight, and so no more than the update was given) are one
+// group of m blocks times H^m..H^1.
 
-// The expanded key layout: key powers, then the Karatsuba sums, then the
-// ready word. ghash/kernel_amd64.go mirrors these numbers.
+// The expanded key layout: key powers, then the Karatsuba sums.
+// ghash/kernel_amd64.go mirrors these numbers.
 const (
-	maxBlocks  = 8                        // blocks per reduction in the main loop
-	powersOff  = 0                        // H^i at byte powersOff + 16(i-1): [lo, hi]
-	sumsOff    = powersOff + 16*maxBlocks // lo^hi of H^i at byte sumsOff + 8(i-1)
-	readyOff   = sumsOff + 8*maxBlocks    // nonzero when H^2..H^8 and their sums are set
-	keyWords   = readyOff/8 + 1           // the size of expandedKey.asm, in uint64 words
-	polyConst  = 0xc2 << 56               // y^63 + y^62 + y^57: the Montgomery step's multiplier
+	maxBlocks  = 8                           // blocks per reduction in the main loop
+	powersOff  = 0                           // H^i at byte powersOff + 16(i-1): [lo, hi]
+	sumsOff    = powersOff + 16*maxBlocks    // lo^hi of H^i at byte sumsOff + 8(i-1)
+	keyWords   = (sumsOff + 8*maxBlocks) / 8 // the size of expandedKey.asm, in uint64 words
+	polyConst  = 0xc2 << 56                  // y^63 + y^62 + y^57: the Montgomery step's multiplier
 	blockBytes = 16
 )
 
@@ -195,7 +195,7 @@ func update(ctx *build.Context, o isa, bswapMem, polyMem Mem) {
 		fmt.Sprintf("Key layout (%d bytes):", 8*keyWords),
 		fmt.Sprintf("  +%3d  H^1..H^%d, 16 bytes each (low 64 bits first)", powersOff, maxBlocks),
 		fmt.Sprintf("  +%3d  lo^hi of H^1..H^%d, 8 bytes each", sumsOff, maxBlocks),
-		fmt.Sprintf("  +%3d  nonzero once H^2..H^%d and their sums are set (else only H^1 is)", readyOff, maxBlocks))
+		fmt.Sprintf("An update of n blocks reads H^1..H^min(n, %d) and their sums, nothing more.", maxBlocks))
 	yp, kp, ptr, n := reg.RDI, reg.RSI, reg.RDX, reg.RCX
 	m, kpow, ksum := reg.RBX, reg.R8, reg.R9
 	ctx.Load(ctx.Param("p").Len(), n)
@@ -235,16 +235,11 @@ func update(ctx *build.Context, o isa, bswapMem, polyMem Mem) {
 	ctx.JAE(LabelRef("loop"))
 
 	ctx.Label("rest")
-	ctx.Comment("The rest: groups of m blocks, m = n with the powers set, else 1;",
-		"block i of a group times H^(m-i), y added to the first.")
+	ctx.Comment("The rest: one group of m = n blocks (fewer than 8), block i times",
+		"H^(m-i), y added to the first.")
 	ctx.TESTQ(n, n)
 	ctx.JZ(LabelRef("store"))
 	ctx.MOVQ(n, m)
-	ctx.CMPQ(Mem{Base: kp, Disp: readyOff}, U8(0))
-	ctx.JNE(LabelRef("ready"))
-	ctx.MOVL(U32(1), m.As32())
-	ctx.Label("ready")
-	ctx.SUBQ(m, n)
 	ctx.Comment("kpow = &H^m, ksum = &(lo^hi of H^m)")
 	ctx.MOVQ(m, kpow)
 	ctx.SHLQ(U8(4), kpow)
@@ -271,7 +266,6 @@ func update(ctx *build.Context, o isa, bswapMem, polyMem Mem) {
 	ctx.JNZ(LabelRef("group"))
 	ctx.Label("reduce")
 	d.reduce(r.y)
-	ctx.JMP(LabelRef("rest"))
 
 	ctx.Label("store")
 	o.shuffle(r.y, r.y, r.bswap)
@@ -281,8 +275,7 @@ func update(ctx *build.Context, o isa, bswapMem, polyMem Mem) {
 }
 
 // powers emits ghashPowers(key *[keyWords]uint64): from H' at H^1's place
-// it computes H^2..H^8 and the Karatsuba sums of H^1..H^8. It does not set
-// the ready word (the Go side does).
+// it computes H^2..H^8 and the Karatsuba sums of H^1..H^8.
 func powers(ctx *build.Context, o isa, polyMem Mem) {
 	d := &desc{ctx: ctx, isa: o, r: plan}
 	r := d.r
