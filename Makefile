@@ -24,7 +24,7 @@ SHELL := bash
 step = @printf '\n==> %s  %s: %s\n' "$$(date +%T)" '$(1)' '$(2)'
 
 .PHONY: all help generate check-generated test test-quick speed-short \
-	deps vet test-native test-purego check-deps test-emulated \
+	deps vet test-native test-race test-purego check-deps test-emulated \
 	fuzz bench benchstat mca clean
 
 all: generate test-quick speed-short ## generate, quick native tests, short speed table
@@ -50,7 +50,7 @@ speed-short: ## a short speed table of the sha1 and ghash kernels
 	bash scripts/speed.sh
 
 # Everything CI runs (.ci/run), in this order.
-test: deps check-generated vet test-native test-purego check-deps test-emulated ## everything: what CI runs
+test: deps check-generated vet test-native test-race test-purego check-deps test-emulated ## everything: what CI runs
 
 deps: ## install qemu-user and the aarch64 and arm binutils if missing; download both modules' dependencies
 	$(call step,deps,install what is missing)
@@ -64,6 +64,10 @@ test-native: ## native go test (full, not -short), the library and the generator
 	$(call step,test-native,$(GO) test -count=1 ./... and in gen/ - about 1 min / 25 s)
 	$(GO) test -count=1 ./...
 	$(GO) -C gen test -count=1 ./...
+
+test-race: ## ghash's shared-use test under the race detector (cgo: needs a C compiler)
+	$(call step,test-race,CGO_ENABLED=1 $(GO) test -race -run TestShared ./ghash)
+	CGO_ENABLED=1 $(GO) test -count=1 -race -run '^TestShared$$' ./ghash
 
 test-purego: ## go test -tags purego ./...
 	$(call step,test-purego,$(GO) test -count=1 -tags purego ./...)

@@ -3,6 +3,7 @@
 #   qemu-user                   qemu-x86_64, qemu-aarch64, qemu-arm (emulated test runs)
 #   binutils-aarch64-linux-gnu  aarch64-linux-gnu-as (the ghash encoding tests)
 #   binutils-arm-linux-gnueabihf arm-linux-gnueabihf-as (the 32-bit arm encoding tests)
+#   gcc                         cgo, for the race detector (make test-race)
 # and downloads the Go modules. Debian/Ubuntu only (apt-get). Uses sudo only
 # when not root. DEPS_FORCE=1 installs the packages even if the tools exist.
 set -euo pipefail
@@ -30,6 +31,7 @@ need() { # need PACKAGE TOOL...: queue PACKAGE if any TOOL is missing
 need qemu-user qemu-x86_64 qemu-aarch64 qemu-arm
 need binutils-aarch64-linux-gnu aarch64-linux-gnu-as
 need binutils-arm-linux-gnueabihf arm-linux-gnueabihf-as arm-linux-gnueabihf-objdump
+need gcc gcc
 
 if ((${#pkgs[@]})); then
 	echo "deps: installing ${pkgs[*]}"
@@ -40,7 +42,7 @@ if ((${#pkgs[@]})); then
 	sudo=()
 	if [[ $(id -u) != 0 ]]; then
 		if ! command -v sudo >/dev/null 2>&1; then
-			echo "deps: not root and no sudo: run 'apt-get install qemu-user binutils-aarch64-linux-gnu binutils-arm-linux-gnueabihf' as root" >&2
+			echo "deps: not root and no sudo: run 'apt-get install ${pkgs[*]}' as root" >&2
 			exit 1
 		fi
 		sudo=(sudo -n) # -n: fail instead of prompting when there is no terminal (CI)
@@ -51,7 +53,7 @@ if ((${#pkgs[@]})); then
 	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${pkgs[@]}" </dev/null
 fi
 
-for tool in qemu-x86_64 qemu-aarch64 qemu-arm aarch64-linux-gnu-as arm-linux-gnueabihf-as; do
+for tool in qemu-x86_64 qemu-aarch64 qemu-arm aarch64-linux-gnu-as arm-linux-gnueabihf-as gcc; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "deps: $tool is still missing after the install" >&2
 		exit 1
