@@ -198,30 +198,28 @@ func gather(dst, p []byte) {
 }
 
 // SumGCM returns GCM's GHASH for hash key H = h, additional data A and
-// ciphertext C, as Key.SumGCM does. It expands h on its own stack, with
-// only the powers of H that these lengths use (none for short inputs):
-// for one message it is cheaper than NewKey and Key.SumGCM, for several
-// under one H dearer.
+// ciphertext C, as Key.SumGCM does. It expands h on its own stack, and
+// computes the powers of H only for a message longer than they are (in
+// blocks): a shorter one is multiplied by H alone, a block per kernel
+// call. For one message it costs less than NewKey and Key.SumGCM, or
+// about as much; for several under one H, make a Key.
 func SumGCM(h [16]byte, additionalData, ciphertext []byte) [Size]byte {
 	return sumGCMOnce(active, &h, additionalData, ciphertext)
 }
 
-// oneAtATime is the most blocks in A or C for which SumGCM multiplies by
-// H alone, one block per kernel call, rather than first computing the
-// powers of H that absorb them with fewer reductions: on both amd64 and
-// arm64, computing them costs more than it saves below about five blocks
-// (docs/ghash.md).
-const oneAtATime = 4
-
 // sumGCMOnce is SumGCM with kernel k.
 func sumGCMOnce(k *kernel, h *[16]byte, a, c []byte) [Size]byte {
-	var ek expandedKey
-	blocks := max(len(a), len(c)) / BlockSize
-	if blocks <= oneAtATime {
-		blocks = 1
+	key := Key{kern: k}
+	if len(a)/BlockSize+len(c)/BlockSize+3 <= k.powers { // the padded blocks and the length block
+		expandWith(k, &key.ek, h, 1)
+		return sumGCM(k, &key.ek, 1, a, c)
 	}
-	expandWith(k, &ek, h, powersFor(k, blocks))
-	return sumGCM(k, &ek, blocks, a, c)
+	p := powersFor(k, max(len(a), len(c))/BlockSize)
+	expandWith(k, &key.ek, h, p)
+	if p == k.powers { // a full key
+		return key.SumGCM(a, c)
+	}
+	return sumGCM(k, &key.ek, p, a, c)
 }
 
 // lengthBlock returns GCM's final block: the bit lengths of a and c.
