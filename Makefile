@@ -66,7 +66,7 @@ test-native: ## native go test (full, not -short), the library and the generator
 	$(GO) -C gen test -count=1 ./...
 
 test-race: ## ghash's shared-use test under the race detector (cgo: needs a C compiler)
-	$(call step,test-race,CGO_ENABLED=1 $(GO) test -race -run TestShared ./ghash)
+	$(call step,test-race,CGO_ENABLED=1 $(GO) test -race -run TestShared ./ghash - about 60 s / 5 s)
 	CGO_ENABLED=1 $(GO) test -count=1 -race -run '^TestShared$$' ./ghash
 
 test-purego: ## go test -tags purego ./...

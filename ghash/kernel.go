@@ -26,9 +26,11 @@ type kernel struct {
 // rule that ties key expansion to input length: every kernel absorbs m
 // blocks with one reduction using H^m..H^1, for m no more than the blocks
 // it is given and no more than k.powers, and otherwise takes blocks one at
-// a time with H. So an update of n blocks reads at most
-// H^1..H^min(n, k.powers), and never a power beyond what this returns.
-// (TestPartialKeys fills the rest of the key with garbage to check it.)
+// a time with H. So an update of n blocks uses at most
+// H^1..H^min(n, k.powers), and never a power beyond what this returns
+// (the arm64 pmull kernel loads its whole key into registers, but
+// multiplies by those alone). TestPartialKeys fills the rest of the key
+// with garbage to check it.
 func powersFor(k *kernel, blocks int) int { return max(1, min(blocks, k.powers)) }
 
 // kernels lists every implementation built into this binary, preferred

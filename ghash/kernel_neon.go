@@ -69,7 +69,7 @@ func (l armLayout) setPower(k *expandedKey, i int, p poly) {
 
 // expandARM writes H^1..H^powers (at most l.max) into the layout, and
 // nothing else. It computes each power with the kernel's own multiply: an
-// update of one block X with y = 0 is X·H, and reads only H^1 of the key
+// update of one block X with y = 0 is X·H, and uses only H^1 of the key
 // (powersFor), so once H^1 is written, updating with H^(i-1) gives H^i.
 func expandARM(k *kernel, l armLayout, ek *expandedKey, h *[16]byte, powers int) {
 	l.setPower(ek, 1, toPoly(h))
