@@ -74,7 +74,7 @@
 // and for amd64, and disassembled with `go tool objdump`; every function
 // reached by direct calls from NewKey, SumGCM, Key.SumGCM, Hash.Write and
 // the body of Hash.Sum, in this package and in the packages it calls (the
-// assembly kernels included), may load from no data symbol but the
+// assembly kernels included), may refer to no data symbol but the
 // kernels' constant vectors (each loaded whole into a register), the
 // active-kernel pointer, the misuse errors and the write-barrier flag; it
 // may make no indirect call, and call into the runtime only for stack
