@@ -121,9 +121,11 @@ func (d DReg) Quad() bool { return false }
 // String returns the GNU name, such as "d7".
 func (d DReg) String() string { return fmt.Sprintf("d%d", d) }
 
-// Reg is a general-purpose register. Go's toolchain reserves R10 (g), R11
-// (the assembler's temporary), R13 (SP), R14 (LR) and R15 (PC); the
-// generators use R0–R8.
+// Reg is a general-purpose register. Go's toolchain reserves R9 and R10
+// (g), R11 (the assembler's temporary), R13 (SP), R15 (PC), and R14 (LR)
+// unless the function has a local frame, whose prologue saves it; the
+// generators use R0–R8 and R12, and R14 in a function with a frame. SP
+// is R13, as a base for memory operands only.
 type Reg uint8
 
 // The general-purpose registers that Go assembly may use freely.
@@ -137,16 +139,35 @@ const (
 	R6
 	R7
 	R8
+	R12 Reg = 12
+	SP  Reg = 13 // the stack pointer, as a memory base only
+	R14 Reg = 14 // the link register: free only in a function with a frame (Func.SetFrame)
 )
 
-// String returns the register's Go name, such as "R3".
+// String returns the register's Go name, such as "R3" (SP is R13).
 func (r Reg) String() string { return fmt.Sprintf("R%d", r) }
 
-func (r Reg) gnuText() string { return fmt.Sprintf("r%d", r) }
+func (r Reg) gnuText() string {
+	switch r {
+	case SP:
+		return "sp"
+	case R14:
+		return "lr"
+	}
+	return fmt.Sprintf("r%d", r)
+}
 
 func (r Reg) check() {
-	if r > R8 {
-		panic(fmt.Sprintf("arm32: register R%d is reserved (use R0-R8)", r))
+	if r > R8 && r != R12 && r != R14 {
+		panic(fmt.Sprintf("arm32: register R%d is reserved (use R0-R8, R12, and R14 with a frame)", r))
+	}
+}
+
+// checkBase panics unless r may address memory: a register check
+// accepts, or SP.
+func (r Reg) checkBase() {
+	if r != SP {
+		r.check()
 	}
 }
 

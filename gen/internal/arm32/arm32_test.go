@@ -97,6 +97,29 @@ func every(f *Func) {
 	f.VSTR32(Q2, R0, 16)
 	f.VSTR32(Q5, R8, 4)
 	f.MOVW(R1, R5)
+	f.MOVW(R2.ROR(2), R2)
+	f.MOVW(R12.ROR(27), R3)
+	f.ADDReg(R1.ROR(27), R2, R3)
+	f.ADDReg(R4, R5, R6)
+	f.ADDReg(R7.ROR(2), R8, R12)
+	f.BICReg(R1.ROR(30), R2, R3)
+	f.BICReg(R4, R5, R6)
+	f.EOR(R1.ROR(2), R2, R3)
+	f.EOR(R12, R14, R0)
+	f.AND(R3.LSL(4), R4, R5)
+	f.ORR(R6.LSR(3), R7, R8)
+	f.CMPReg(R1, R2)
+	f.LDR(SP, 4, R1)
+	f.LDR(SP, 4092, R14)
+	f.LDR(R3, 0, R12)
+	f.STR(R5, SP, 64)
+	f.STR(R12, R0, 16)
+	f.VSTR(Dn(3), SP, 16)
+	f.VSTR(Dn(30), R2, 1020)
+	f.VLDR(SP, 8, Dn(17))
+	f.VSRA(32, 31, Q1, Q2)
+	f.VSRA(32, 2, Q9, Q10)
+	f.VSRA(64, 1, Dn(3), Dn(20))
 	f.ADD(32, R2, R2)
 	f.ADD(4080, R1, R4)
 	f.SUB(128, R3, R3)
@@ -131,6 +154,7 @@ func TestEncodings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.SetFrame(8) // R14 is free
 	every(f)
 	src, err := file.Bytes([]string{"test"})
 	if err != nil {
@@ -148,7 +172,7 @@ func TestEncodings(t *testing.T) {
 			insts = append(insts, emittest.Encoding{Go: n.Text(), GNU: n.GNU})
 		}
 	}
-	emittest.CompareEncodings(t, "arm", "arm-linux-gnueabihf-", src, []byte(gnu.String()), insts)
+	emittest.CompareEncodings(t, "arm", "arm-linux-gnueabihf-", src, []byte(gnu.String()), 1, insts)
 }
 
 // TestKnownWords pins encodings checked with GNU as, so that they stay
@@ -203,6 +227,12 @@ func TestShapes(t *testing.T) {
 		"VSTR32 offset":      func(f *Func) { f.VSTR32(Q1, R1, 1024) },
 		"VADD mixed widths":  func(f *Func) { f.VADD(32, Q1, Dn(2), Q3) },
 		"VREV32 by 32":       func(f *Func) { f.VREV32(32, Q1, Q2) },
+		"R14 without frame":  func(f *Func) { f.EOR(R1, R14, R2) },
+		"R9":                 func(f *Func) { f.EOR(R1, Reg(9), R2) },
+		"SP operand":         func(f *Func) { f.ADDReg(SP, R1, R2) },
+		"shift 32":           func(f *Func) { f.EOR(R1.ROR(32), R2, R3) },
+		"LDR offset":         func(f *Func) { f.LDR(SP, 4096, R1) },
+		"VSTR offset":        func(f *Func) { f.VSTR(Dn(1), SP, 6) },
 	}
 	for name, emit := range bad {
 		func() {
@@ -308,6 +338,7 @@ func TestAsmdecl(t *testing.T) {
 // writes, which Schedule relies on.
 func TestDependences(t *testing.T) {
 	f, _ := newFunc("t", "func()")
+	f.SetFrame(8)
 	every(f)
 	for _, i := range f.Insts() {
 		if !i.Branch && !i.Terminal && len(i.Out) == 0 {

@@ -69,6 +69,13 @@ const (
 	encVSTR32 = 0xed800a00
 )
 
+// VLDR and VSTR of a double-precision register Dd: cond 1101 U D 0 L Rn Vd
+// 1011 imm8, the offset imm8*4 added (U = 1).
+const (
+	encVLDR = 0xed900b00
+	encVSTR = 0xed800b00
+)
+
 // VEXT: 11110010 1D11 Vn Vd imm4 NQM0 Vm.
 const encVEXT = 0xf2b00000
 

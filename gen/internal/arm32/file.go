@@ -46,7 +46,9 @@ var sizes = types.SizesFor("gc", "arm")
 // Func adds a function named name (without the middle dot) with the Go
 // signature sig, such as "func(y *[16]byte, key *[30]uint64, p []byte)",
 // which may use builtin types only. The function is NOSPLIT and has no
-// local frame; its argument offsets are those of gc on arm.
+// local frame unless SetFrame gives it one (of n bytes: the locals are
+// then at 4(R13) .. 4+n(R13), above the saved link register at 0(R13));
+// its argument offsets are those of gc on arm.
 func (file *File) Func(name, sig string) (*Func, error) {
 	f, err := newFunc(name, sig)
 	if err != nil {

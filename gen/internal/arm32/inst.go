@@ -377,11 +377,17 @@ func (f *Func) LoadAddr(g *Global, r Reg) {
 	f.scalar("MOVW", []string{"$" + g.Sym() + "(SB)", r.String()}, "", nil, res(r))
 }
 
-// MOVW copies register s to r.
-func (f *Func) MOVW(s, r Reg) {
-	s.check()
+// MOVW copies register m to r, or a shifted register: MOVW R1@>2, R1 is
+// the rotate ror r1, r1, #2.
+func (f *Func) MOVW(m Operand2, r Reg) {
+	s := m.shifted()
 	r.check()
-	f.scalar("MOVW", []string{s.String(), r.String()}, fmt.Sprintf("mov %s, %s", r.gnuText(), s.gnuText()), res(s), res(r))
+	g, _ := s.texts("MOVW")
+	gnu := fmt.Sprintf("mov %s, %s", r.gnuText(), s.Reg.gnuText())
+	if s.N != 0 {
+		gnu = fmt.Sprintf("%s %s, %s, #%d", s.Kind.GNU(), r.gnuText(), s.Reg.gnuText(), s.N)
+	}
+	f.gpr("MOVW", []string{g, r.String()}, gnu, res(s.Reg), res(r))
 }
 
 func (f *Func) arith(goOp, gnuOp string, imm int, n, d Reg) *emit.Inst {
@@ -451,10 +457,10 @@ func (f *Func) RET() { f.Add(&emit.Inst{Op: "RET", Terminal: true}) }
 // VLDR loads the 8 bytes at off(base) into d (the VFP load; off is a
 // multiple of 4 below 1024, and the address must be 4-byte aligned).
 func (f *Func) VLDR(base Reg, off int, d DReg) {
-	base.check()
+	base.checkBase()
 	need(off >= 0 && off < 1024 && off%4 == 0, "vldr: offset %d is not a multiple of 4 in 0..1020", off)
-	f.neon("NEON", 0xed900b00|uint32(base)<<16|uint32(off/4)|fields(d.D(), 0, 0),
-		fmt.Sprintf("vldr %v, [%s, #%d]", d, base.gnuText(), off), res(base, "mem"), res(d))
+	f.neon("NEON", encVLDR|uint32(base)<<16|uint32(off/4)|fields(d.D(), 0, 0),
+		fmt.Sprintf("vldr %v, [%s, #%d]", d, base.gnuText(), off), append(res(base), stackRes(base, off, 8)...), res(d))
 }
 
 // sReg is the number of the single-precision register that is word 0 of

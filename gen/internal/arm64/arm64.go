@@ -271,8 +271,16 @@ const (
 	R25
 )
 
-// String returns the register's Go name, such as "R3".
-func (r Reg) String() string { return fmt.Sprintf("R%d", r) }
+// String returns the register's Go name, such as "R3", "ZR" or "RSP".
+func (r Reg) String() string {
+	switch r {
+	case ZR:
+		return "ZR"
+	case RSP:
+		return "RSP"
+	}
+	return fmt.Sprintf("R%d", r)
+}
 
 func (r Reg) gnuText() string { return fmt.Sprintf("x%d", r) }
 
@@ -292,15 +300,17 @@ type Mem struct {
 func (r Reg) At(off int) Mem { return Mem{r, off} }
 
 func (m Mem) goText() string {
+	b, _ := m.Base.name(true)
 	if m.Off == 0 {
-		return fmt.Sprintf("(%v)", m.Base)
+		return "(" + b + ")"
 	}
-	return fmt.Sprintf("%d(%v)", m.Off, m.Base)
+	return fmt.Sprintf("%d(%s)", m.Off, b)
 }
 
 func (m Mem) gnuText() string {
+	_, b := m.Base.name(true)
 	if m.Off == 0 {
-		return fmt.Sprintf("[%s]", m.Base.gnuText())
+		return "[" + b + "]"
 	}
-	return fmt.Sprintf("[%s, #%d]", m.Base.gnuText(), m.Off)
+	return fmt.Sprintf("[%s, #%d]", b, m.Off)
 }

@@ -102,6 +102,31 @@ func every(f *Func) {
 	f.VCMGT(V1.D2(), V2.D2(), V3.D2())
 	f.VUSHL(V1.D2(), V2.D2(), V3.D2())
 	f.VUSHL(V4.S2(), V5.S2(), V6.S2())
+	f.ADDW(R1, R2, R3)
+	f.ADDW(R4.LSL(5), R5, R6)
+	f.ADDW(R24.LSR(27), R25, R0)
+	f.ADDReg(R7.LSR(32), R8, R9)
+	f.EORW(R1.ROR(2), R2, R3)
+	f.EORW(R10, R11, R12)
+	f.ANDW(R13.ROR(30), R14, R15)
+	f.BICW(R16, R17, R19)
+	f.BICW(R20.ROR(2), R21, R22)
+	f.ORRW(R23.ROR(27), ZR, R24)
+	f.ORRW(R1.LSL(3), R2, R3)
+	f.RORW(27, R4, R5)
+	f.RORW(2, R19, R19)
+	f.MOVWReg(R6, R7)
+	f.CMPReg(R8, R9)
+	f.LDRW(RSP.At(16), R10)
+	f.LDRW(R1.At(0), R2)
+	f.LDRW(R3.At(16380), R4)
+	f.LDR(RSP.At(24), R11)
+	f.LDPW(RSP.At(16), R12, R13)
+	f.LDPW(R1.At(-8), R2, R3)
+	f.STRW(R14, R0.At(4))
+	f.STRW(R15, RSP.At(76))
+	f.LDRQ(RSP.At(16), V5)
+	f.STRQ(V6, RSP.At(64))
 	f.MOVD(R1, R2)
 	f.MOVDConst(135, R3)
 	f.ADD(16, R1, R1)
@@ -151,7 +176,7 @@ func TestEncodings(t *testing.T) {
 			insts = append(insts, emittest.Encoding{Go: n.Text(), GNU: n.GNU})
 		}
 	}
-	emittest.CompareEncodings(t, "arm64", "aarch64-linux-gnu-", src, []byte(gnu.String()), insts)
+	emittest.CompareEncodings(t, "arm64", "aarch64-linux-gnu-", src, []byte(gnu.String()), 0, insts)
 }
 
 // TestDependences checks that every instruction form declares what it
@@ -284,6 +309,15 @@ func TestShapes(t *testing.T) {
 		"LDRS offset":        func(f *Func) { f.LDRS(R1.At(6), V1) },
 		"VADD mixed":         func(f *Func) { f.VADD(V1.S4(), V2.D2(), V3.S4()) },
 		"VADD Q1":            func(f *Func) { f.VADD(V1.Q1(), V2.Q1(), V3.Q1()) },
+		"ADDW rotated":       func(f *Func) { f.ADDW(R1.ROR(2), R2, R3) },
+		"ADDW ZR":            func(f *Func) { f.ADDW(R1, ZR, R3) },
+		"EORW shift 32":      func(f *Func) { f.EORW(R1.ROR(32), R2, R3) },
+		"EORW into ZR":       func(f *Func) { f.EORW(R1, R2, ZR) },
+		"RORW 0":             func(f *Func) { f.RORW(0, R1, R2) },
+		"LDRW offset":        func(f *Func) { f.LDRW(RSP.At(6), R1) },
+		"LDPW offset":        func(f *Func) { f.LDPW(RSP.At(256), R1, R2) },
+		"LDPW same":          func(f *Func) { f.LDPW(RSP.At(16), R1, R1) },
+		"RSP operand":        func(f *Func) { f.ANDW(RSP, R1, R2) },
 		"SHA1C on B16":       func(f *Func) { f.SHA1C(V1.B16(), V2, V3) },
 		"SHA1SU0 on D2":      func(f *Func) { f.SHA1SU0(V1.D2(), V2.D2(), V3.D2()) },
 		"SHA1SU1 mixed":      func(f *Func) { f.SHA1SU1(V1.S4(), V3.B16()) },

@@ -40,7 +40,8 @@ var isas = []string{"ASIMD", "PMULL", "SHA1"}
 // Func adds a function named name (without the middle dot) with the Go
 // signature sig, such as "func(y *[16]byte, key *[30]uint64, p []byte)",
 // which may use builtin types only. The function is NOSPLIT and has no
-// local frame.
+// local frame unless SetFrame gives it one (of n bytes: the locals are
+// then at 8(RSP) .. 8+n(RSP), above the saved link register at 0(RSP)).
 func (file *File) Func(name, sig string) (*Func, error) {
 	s, err := gotypes.ParseSignature(sig)
 	if err != nil {

@@ -196,6 +196,7 @@ func (file *File) Bytes(argv []string) ([]byte, error) {
 			fn := ir.NewFunction(s.name)
 			fn.Attributes = attr.NOSPLIT
 			fn.SetSignature(s.sig)
+			fn.LocalSize = s.frame
 			fn.ISA = s.Requires()
 			for _, n := range s.nodes {
 				switch n := n.(type) {
@@ -213,7 +214,7 @@ func (file *File) Bytes(argv []string) ([]byte, error) {
 			out.AddSection(fn)
 			if s.argBytes != s.sig.Bytes() {
 				text := func(n int) string {
-					return fmt.Sprintf("TEXT \u00b7%s(SB), %s, $0-%d\n", s.name, attr.NOSPLIT.Asm(), n)
+					return fmt.Sprintf("TEXT \u00b7%s(SB), %s, $%d-%d\n", s.name, attr.NOSPLIT.Asm(), s.frame, n)
 				}
 				fix[text(s.sig.Bytes())] = text(s.argBytes)
 			}

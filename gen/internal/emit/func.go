@@ -7,12 +7,13 @@ import (
 	"github.com/mmcloughlin/avo/gotypes"
 )
 
-// Func is one TEXT section under construction: NOSPLIT, with no local
-// frame.
+// Func is one TEXT section under construction: NOSPLIT, with a local frame
+// of Frame bytes (none unless SetFrame says).
 type Func struct {
 	name     string
 	sig      *gotypes.Signature // the Go signature, for the comment above TEXT
 	argBytes int                // the size of the arguments on the target
+	frame    int                // the size of the local frame
 	isas     []string           // extension names in "Requires:" order; the first is implied by the others
 	nodes    []any              // *Inst, Label, Comment
 }
@@ -32,6 +33,20 @@ func NewFunc(name string, sig *gotypes.Signature, argBytes int, isas []string) *
 
 // Name is the function's name.
 func (f *Func) Name() string { return f.name }
+
+// SetFrame gives the function a local frame of n bytes: the $n of its TEXT
+// line. The assembler adds the saved link register (and, on arm64, frame
+// pointer) and writes the prologue and epilogue; where the locals lie
+// relative to the hardware stack pointer is the target's convention.
+func (f *Func) SetFrame(n int) {
+	if n < 0 {
+		panic(fmt.Sprintf("emit: %s: frame of %d bytes", f.name, n))
+	}
+	f.frame = n
+}
+
+// Frame is the size of the local frame in bytes.
+func (f *Func) Frame() int { return f.frame }
 
 // Add appends the instruction i and returns it.
 func (f *Func) Add(i *Inst) *Inst {

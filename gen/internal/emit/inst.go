@@ -76,3 +76,20 @@ const (
 
 // Valid reports whether c is one of the conditions above.
 func (c Cond) Valid() bool { return c == EQ || c == NE || c == HS || c == LO }
+
+// ShiftKind is the shift that an ARM data-processing instruction applies
+// to its register operand (arm64 and arm32 alike).
+type ShiftKind uint8
+
+// The shifts: logical left and right, and rotate right.
+const (
+	LSL ShiftKind = iota
+	LSR
+	ROR
+)
+
+// GoOp is the shift's operator in Go assembly: R1<<3, R1>>3, R1@>2.
+func (k ShiftKind) GoOp() string { return [...]string{"<<", ">>", "@>"}[k] }
+
+// GNU is the shift's name in GNU syntax: lsl, lsr, ror.
+func (k ShiftKind) GNU() string { return [...]string{"lsl", "lsr", "ror"}[k] }

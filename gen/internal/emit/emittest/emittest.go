@@ -57,8 +57,10 @@ var (
 // disassembles both, and reports every instruction of insts, the
 // instructions both sources hold in order, whose machine words differ.
 // Without those binutils the test is skipped, or fails under CI, where
-// make deps installs them.
-func CompareEncodings(t *testing.T, goarch, prefix string, goSrc, gnuSrc []byte, insts []Encoding) {
+// make deps installs them. prologue is the number of words Go's assembler
+// puts before the first instruction (a function with a frame saves its
+// link register there).
+func CompareEncodings(t *testing.T, goarch, prefix string, goSrc, gnuSrc []byte, prologue int, insts []Encoding) {
 	t.Helper()
 	gas, objdump := Binutil(t, prefix+"as"), Binutil(t, prefix+"objdump")
 	goBin, goroot := GoTool(t)
@@ -76,6 +78,10 @@ func CompareEncodings(t *testing.T, goarch, prefix string, goSrc, gnuSrc []byte,
 	gnuWords := words(Run(t, dir, nil, objdump, "-d", "gnu.o"), gnuObjdumpLine)
 
 	// Go's object file may pad the function.
+	if len(goWords) < prologue {
+		t.Fatalf("Go's assembler gave %d words, fewer than the %d of the prologue", len(goWords), prologue)
+	}
+	goWords = goWords[prologue:]
 	if len(goWords) > len(insts) {
 		goWords = goWords[:len(insts)]
 	}
