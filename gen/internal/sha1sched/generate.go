@@ -97,6 +97,12 @@ func generate(b Backend, s Schedule, name string) error {
 		s.Placement.Merge(d.round(t), nil)
 	}
 	last := d.ring.Cut()
+	// Every round reads its word once, in the loop and in the last block.
+	for _, tail := range []Trace{next, last} {
+		if err := readsOnce(append(append(Trace{}, head...), tail...)); err != nil {
+			return fmt.Errorf("%s with %s: %w", name, s, err)
+		}
+	}
 	// Whole inputs of one, two and three blocks: one covers the block the
 	// prologue filled, two and three the blocks the loop itself filled.
 	for blocks := 1; blocks <= 3; blocks++ {
@@ -144,9 +150,16 @@ func (d *driver) groupSteps(g int) []Step {
 	return steps
 }
 
+// maxAhead is the number of later rounds whose W+K reads a round is
+// offered (Round.Ahead).
+const maxAhead = 3
+
 // round returns the steps of round t, the first preceded by a comment.
 func (d *driver) round(t int) []Step {
 	r := Round{T: t, F: F(t), Ch: d.s.Ch, Maj: d.s.Maj, WK: d.ring.Read(t, RingSlot(t))}
+	for u := t + 1; u <= min(t+maxAhead, 79); u++ {
+		r.Ahead = append(r.Ahead, d.ring.Read(u, RingSlot(u)))
+	}
 	return Commented(d.b, fmt.Sprintf("Round %d", t), d.b.Round(r))
 }
 

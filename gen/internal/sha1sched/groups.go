@@ -99,10 +99,13 @@ type VOp struct {
 	Dst, A, B VReg
 	Scratch   VReg
 	N         int // lanes for WordsDown and WordsUp, bits for Rol and XorRol
-	Group     int // LoadBE: the group of the block, 0..3
-	Word      int // AddK and Store: the first of the four words
-	WK        RingAccess
-	Comment   string // printed before the operation
+	// Group is the group of the block, 0..19, that the operation computes
+	// (the next block's groups 20..23 are its groups 0..3): a LoadBE loads
+	// its words, and a backend may rename the temporaries by it.
+	Group   int
+	Word    int // AddK and Store: the first of the four words
+	WK      RingAccess
+	Comment string // printed before the operation
 }
 
 func (op VOp) String() string {
@@ -208,10 +211,14 @@ func Group(g int, shape RotateShape) []VOp {
 		}
 		ops[0].Comment = first + "rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])"
 	}
-	return append(ops,
+	ops = append(ops,
 		VOp{Kind: AddK, Dst: T0, A: w, Word: 4 * g},
 		VOp{Kind: Store, A: T0, Word: word},
 	)
+	for i := range ops {
+		ops[i].Group = g
+	}
+	return ops
 }
 
 func op2(k VKind, dst, a, b VReg) VOp { return VOp{Kind: k, Dst: dst, A: a, B: b} }

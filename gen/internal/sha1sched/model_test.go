@@ -25,6 +25,7 @@ type cpu struct {
 	r    [8]uint32 // the five working variables (renamed by round) and two temporaries
 	h    [5]uint32
 	ring [RingWords]uint32
+	wk   [4]uint32 // W+K words loaded ahead (model.loads)
 	msg  []byte
 	ptr  int // this block's offset in msg
 	end  int // one past the last whole block
@@ -37,12 +38,13 @@ type instr func(m *cpu)
 // model is the backend: it appends instructions to prog.
 type model struct {
 	shape  RotateShape
+	loads  int // W+K words a round loads at once: 1, 2 or 4 (Round.Ahead)
 	prog   []instr
 	labels map[string]int
 	text   []string // the program, one line per instruction, for failure reports
 }
 
-func newModel(shape RotateShape) *model { return &model{shape: shape, labels: map[string]int{}} }
+func newModel(shape RotateShape) *model { return &model{shape: shape, loads: 1, labels: map[string]int{}} }
 
 func (b *model) emit(text string, in instr) {
 	b.prog = append(b.prog, in)
@@ -117,9 +119,18 @@ func (b *model) Round(r Round) []Step {
 	op := func(text string, f func(x *[8]uint32)) Step {
 		return func() { b.emit(text, func(m *cpu) { f(&m.r) }) }
 	}
+	// Round t reads its word, and with loads > 1, those of the next rounds
+	// up to the next multiple of loads, which it keeps for them.
+	k := r.T % b.loads
 	steps := []Step{func() {
-		s := r.WK.Record()
-		b.emit(fmt.Sprintf("e += ring[%d]", s.Off/4), func(m *cpu) { m.r[e] += m.ring[s.Off/4] })
+		if k == 0 {
+			reads := append([]RingAccess{r.WK}, r.Ahead[:min(b.loads-1, len(r.Ahead))]...)
+			for i, a := range reads {
+				s := a.Record()
+				b.emit(fmt.Sprintf("wk[%d] = ring[%d]", i, s.Off/4), func(m *cpu) { m.wk[i] = m.ring[s.Off/4] })
+			}
+		}
+		b.emit(fmt.Sprintf("e += wk[%d]", k), func(m *cpu) { m.r[e] += m.wk[k] })
 	}}
 	switch {
 	case r.F == FCh && r.Ch == ChXor:

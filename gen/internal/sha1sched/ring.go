@@ -131,3 +131,24 @@ func Check(runs []Run) error {
 	}
 	return nil
 }
+
+// readsOnce reports a word of the block that the rounds of trace, one
+// block's, read other than once: a backend that reads several rounds'
+// words at once (Round.Ahead) and then reads one again, or not at all.
+func readsOnce(trace Trace) error {
+	var n [80]int
+	for _, ev := range trace {
+		if ev.kind == read {
+			if ev.word < 0 || ev.word >= 80 {
+				return fmt.Errorf("a round reads W+K word %d, outside the block", ev.word)
+			}
+			n[ev.word]++
+		}
+	}
+	for w, k := range n {
+		if k != 1 {
+			return fmt.Errorf("the rounds read the W+K of round %d %d times, not once", w, k)
+		}
+	}
+	return nil
+}

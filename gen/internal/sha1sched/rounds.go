@@ -43,4 +43,10 @@ type Round struct {
 	Maj Maj // the form of f in rounds 40..59
 	// WK is where W[t]+K waits: the step that reads it calls WK.Record.
 	WK RingAccess
+	// Ahead are the reads of W+K for the next rounds of the block, t+1,
+	// t+2, ... (up to three, none past round 79): a target that loads
+	// several rounds' words at once records their reads in the first step
+	// of round t, and those rounds then record none. Each word is read
+	// once (Generate checks it).
+	Ahead []RingAccess
 }

@@ -92,10 +92,11 @@ func TestModelMatchesReference(t *testing.T) {
 		t.Fatalf("%d schedules: the knobs changed, update the count", len(all))
 	}
 	for _, shape := range shapes {
-		for _, s := range all {
+		for i, s := range all {
 			b := newModel(shape)
+			b.loads = []int{1, 2, 4}[i%3] // reads ahead (Round.Ahead)
 			if err := Generate(b, s, "block"); err != nil {
-				t.Fatalf("%v %s: %v", shape, s, err)
+				t.Fatalf("%v %s, %d loads: %v", shape, s, b.loads, err)
 			}
 			for n := 0; n <= 4; n++ {
 				msg := make([]byte, 64*n+rng.Intn(64))
@@ -110,10 +111,10 @@ func TestModelMatchesReference(t *testing.T) {
 				}
 				got, err := b.run(h, msg)
 				if err != nil {
-					t.Fatalf("%v %s, %d blocks: %v", shape, s, n, err)
+					t.Fatalf("%v %s, %d loads, %d blocks: %v", shape, s, b.loads, n, err)
 				}
 				if got != want {
-					t.Fatalf("%v %s, %d blocks: h = %08x, want %08x", shape, s, n, got, want)
+					t.Fatalf("%v %s, %d loads, %d blocks: h = %08x, want %08x", shape, s, b.loads, n, got, want)
 				}
 			}
 		}
@@ -143,6 +144,43 @@ func TestRingModelRejects(t *testing.T) {
 		}
 	}
 }
+
+// A backend that reads a round's word twice (ahead, and again in its own
+// round), or never, is rejected.
+func TestReadsOnce(t *testing.T) {
+	s := Schedule{Lookahead: 16}
+	for _, c := range []struct {
+		name string
+		skew func(r Round) Round
+		want string
+	}{
+		{"twice", func(r Round) Round {
+			if r.T == 10 {
+				r.Ahead[0].Record() // round 11's word, which round 11 reads again
+			}
+			return r
+		}, "round 11 2 times"},
+		{"never", func(r Round) Round {
+			if r.T == 70 {
+				r.WK = r.Ahead[0] // round 71's word instead of its own; round 71 reads it again
+			}
+			return r
+		}, "round 70 0 times"},
+	} {
+		b := &skewed{newModel(RotateInto), c.skew}
+		if err := Generate(b, s, "block"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Generate said %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// skewed is the model backend with the rounds changed by skew.
+type skewed struct {
+	*model
+	skew func(r Round) Round
+}
+
+func (b *skewed) Round(r Round) []Step { return b.model.Round(b.skew(r)) }
 
 // The ring model replays swaps and lanes as the pair kernel uses them: a
 // read after the buffers swap finds the words written before the swap
