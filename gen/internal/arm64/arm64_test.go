@@ -123,6 +123,8 @@ func every(f *Func) {
 	f.LDR(RSP.At(24), R11)
 	f.LDPW(RSP.At(16), R12, R13)
 	f.LDPW(R1.At(-8), R2, R3)
+	f.LDP(RSP.At(32), R4, R5)
+	f.LDP(R6.At(-16), R7, R8)
 	f.STRW(R14, R0.At(4))
 	f.STRW(R15, RSP.At(76))
 	f.LDRQ(RSP.At(16), V5)

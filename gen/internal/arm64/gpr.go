@@ -195,7 +195,8 @@ func (f *Func) LDRW(m Mem, d Reg) {
 // LDR loads the 64-bit word at m into d (Go: MOVD off(Rn), Rd).
 func (f *Func) LDR(m Mem, d Reg) {
 	loadStoreOffset("LDR", 8, m)
-	f.scalar("MOVD", []string{m.goText(), d.String()}, fmt.Sprintf("ldr x%d, %s", d, m.gnuText())).
+	_, du := d.name(true)
+	f.scalar("MOVD", []string{m.goText(), d.String()}, fmt.Sprintf("ldr %s, %s", du, m.gnuText())).
 		rw(append(rs(m.Base), memRes(m, 8)...), rs(d)...).Latency = loadLatency
 }
 
@@ -209,6 +210,18 @@ func (f *Func) LDPW(m Mem, d1, d2 Reg) {
 	_, u2 := d2.name(false)
 	f.scalar("LDPW", []string{m.goText(), fmt.Sprintf("(%v, %v)", d1, d2)}, fmt.Sprintf("ldp %s, %s, %s", u1, u2, m.gnuText())).
 		rw(append(rs(m.Base), memRes(m, 8)...), rs(d1, d2)...).Latency = loadLatency
+}
+
+// LDP loads the 64-bit words at m and m+8 into d1 and d2 (Go: LDP
+// off(Rn), (R1, R2)).
+func (f *Func) LDP(m Mem, d1, d2 Reg) {
+	m.Base.checkBase()
+	need(m.Off%8 == 0 && m.Off >= -512 && m.Off <= 504, "LDP: offset %d is not a multiple of 8 in -512..504", m.Off)
+	need(d1 != d2, "LDP: both destinations are %v", d1)
+	_, u1 := d1.name(true)
+	_, u2 := d2.name(true)
+	f.scalar("LDP", []string{m.goText(), fmt.Sprintf("(%v, %v)", d1, d2)}, fmt.Sprintf("ldp %s, %s, %s", u1, u2, m.gnuText())).
+		rw(append(rs(m.Base), memRes(m, 16)...), rs(d1, d2)...).Latency = loadLatency
 }
 
 // STRW stores the low word of s at m (Go: MOVW Rs, off(Rn)).

@@ -120,3 +120,48 @@ func Format(knobs ...Knob) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// Variants returns base with each other choice of each of its knobs, one
+// knob at a time, for the sweeps: knobs returns the knobs of a value
+// (which Set changes), fit adjusts a value after the change (nil: none),
+// and values that valid rejects are left out (nil: none is).
+func Variants[P any](base P, knobs func(*P) []Knob, fit func(*P), valid func(P) error) []P {
+	var out []P
+	for i, kn := range knobs(&base) {
+		for _, c := range kn.Spec().Names() {
+			if c == kn.String() {
+				continue
+			}
+			q := base
+			if err := knobs(&q)[i].Set(c); err != nil {
+				panic(err) // a choice its own Spec lists
+			}
+			if fit != nil {
+				fit(&q)
+			}
+			if valid == nil || valid(q) == nil {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// Random returns n values that valid accepts, each base with every knob
+// set to a choice drawn with intn (such as math/rand's Intn).
+func Random[P any](intn func(int) int, n int, base P, knobs func(*P) []Knob, valid func(P) error) []P {
+	var out []P
+	for len(out) < n {
+		p := base
+		for _, kn := range knobs(&p) {
+			names := kn.Spec().Names()
+			if err := kn.Set(names[intn(len(names))]); err != nil {
+				panic(err)
+			}
+		}
+		if valid(p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}

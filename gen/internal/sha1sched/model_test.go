@@ -44,7 +44,9 @@ type model struct {
 	text   []string // the program, one line per instruction, for failure reports
 }
 
-func newModel(shape RotateShape) *model { return &model{shape: shape, loads: 1, labels: map[string]int{}} }
+func newModel(shape RotateShape) *model {
+	return &model{shape: shape, loads: 1, labels: map[string]int{}}
+}
 
 func (b *model) emit(text string, in instr) {
 	b.prog = append(b.prog, in)

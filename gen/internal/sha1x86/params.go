@@ -152,23 +152,11 @@ func (k Kernel) Generate(ctx *build.Context, p Params, name string) error {
 // look-ahead than base's (a burst placement) comes with the longest it
 // allows.
 func (k Kernel) Variants(base Params) []Params {
-	var out []Params
-	for i, kn := range k.Knobs(&base) {
-		for _, c := range kn.Spec().Names() {
-			if c == kn.String() {
-				continue
-			}
-			q := base
-			if err := k.Knobs(&q)[i].Set(c); err != nil {
-				panic(err) // a choice its own Spec lists
-			}
-			if !k.pair {
-				q.Fit()
-			}
-			out = append(out, q)
-		}
+	fit := func(p *Params) { p.Fit() }
+	if k.pair {
+		fit = nil
 	}
-	return out
+	return knob.Variants(base, k.Knobs, fit, nil) // TestValidateKnobs checks that every one is valid
 }
 
 func upper(s string) string {

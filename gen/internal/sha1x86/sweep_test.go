@@ -14,6 +14,7 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/knob"
 	"golang.org/x/sys/cpu"
 )
 
@@ -61,7 +62,6 @@ func TestSweep(t *testing.T) {
 		}
 	}
 	dir := scratchKernels(t, "TestSweep", vs)
-	write(t, filepath.Join(dir, "guard_linux_amd64_test.go"), scratchGuardTest)
 
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
 	cmd.Dir = dir
@@ -82,8 +82,8 @@ type scratchVariant struct {
 
 // scratchKernels generates vs into a new scratch package (see
 // emittest.ScratchPackage) as block0, block1, ..., with the table
-// "variants" of their labels and functions and the reference test
-// (scratchTest), and returns its directory. test names the generating
+// "variants" of their labels and functions and the reference tests
+// (emittest.SHA1Tests), and returns its directory. test names the generating
 // test in the files' headers.
 func scratchKernels(t *testing.T, test string, vs []scratchVariant) string {
 	t.Helper()
@@ -108,27 +108,16 @@ func scratchKernels(t *testing.T, test string, vs []scratchVariant) string {
 	table.WriteString("}\n")
 	decl.Write(table.Bytes())
 	write(t, filepath.Join(dir, "decl_amd64.go"), decl.String())
-	write(t, filepath.Join(dir, "sweep_amd64_test.go"), scratchTest)
+	for name, src := range emittest.SHA1Tests("amd64") {
+		write(t, filepath.Join(dir, name), src)
+	}
 	return dir
 }
 
 // randomParams returns n combinations of the knobs kernel k honours, each
 // drawn from rng and valid for k.
 func randomParams(k Kernel, rng *rand.Rand, n int) []Params {
-	var out []Params
-	for len(out) < n {
-		p := k.Defaults()
-		for _, kn := range k.Knobs(&p) {
-			names := kn.Spec().Names()
-			if err := kn.Set(names[rng.Intn(len(names))]); err != nil {
-				panic(err)
-			}
-		}
-		if k.Validate(p) == nil {
-			out = append(out, p)
-		}
-	}
-	return out
+	return knob.Random(rng.Intn, n, k.Defaults(), k.Knobs, k.Validate)
 }
 
 func write(t *testing.T, path, s string) {
@@ -137,95 +126,3 @@ func write(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
-
-// scratchTest checks every variant's block function against the FIPS 180-4
-// reference: random states, 0..20 whole blocks with a trailing partial
-// block that must be ignored, and bytes around the input that must not
-// change.
-const scratchTest = `//go:build amd64
-
-package sweep
-
-import (
-	"bytes"
-	"math/rand"
-	"testing"
-
-	"github.com/simdhash/simdhash/internal/ref"
-)
-
-type variant struct {
-	name  string
-	block func(h *[5]uint32, p []byte)
-}
-
-func TestVariants(t *testing.T) {
-	for _, v := range variants {
-		t.Run(v.name, func(t *testing.T) {
-			rng := rand.New(rand.NewSource(1))
-			for n := 0; n <= 20; n++ {
-				buf := make([]byte, 16+64*n+37+16)
-				rng.Read(buf)
-				saved := bytes.Clone(buf)
-				p := buf[16 : 16+64*n+37]
-				var h, want [5]uint32
-				for i := range h {
-					h[i] = rng.Uint32()
-				}
-				want = h
-				for i := 0; i < n; i++ {
-					ref.SHA1Block(&want, (*[64]byte)(p[64*i:]))
-				}
-				v.block(&h, p)
-				if h != want {
-					t.Fatalf("%d blocks: state %08x, want %08x", n, h, want)
-				}
-				if !bytes.Equal(buf, saved) {
-					t.Fatalf("%d blocks: the kernel changed its input or the bytes around it", n)
-				}
-			}
-		})
-	}
-}
-`
-
-// scratchGuardTest runs every variant on inputs that end where an
-// inaccessible page begins: 0..20 whole blocks, alone and followed by a
-// partial block, so that a load past the end of p faults. Where the
-// look-ahead stops loading moves with the knobs, which is why every variant
-// gets this, not only the checked-in kernels (sha1/guard_test.go).
-const scratchGuardTest = `//go:build amd64 && linux
-
-package sweep
-
-import (
-	"testing"
-
-	"github.com/simdhash/simdhash/internal/guardpage"
-	"github.com/simdhash/simdhash/internal/ref"
-)
-
-func TestVariantsGuardPage(t *testing.T) {
-	mem := guardpage.Page(t)
-	page := len(mem)
-	for i := range mem {
-		mem[i] = byte(i * 7)
-	}
-	for _, v := range variants {
-		for n := 0; n <= 20; n++ {
-			for _, tail := range []int{0, 37} {
-				p := mem[page-64*n-tail : page]
-				h := [5]uint32{1, 2, 3, 4, 5}
-				want := h
-				for i := 0; i < n; i++ {
-					ref.SHA1Block(&want, (*[64]byte)(p[64*i:]))
-				}
-				v.block(&h, p)
-				if h != want {
-					t.Fatalf("%s, %d blocks + %d bytes ending at a guard page: state %08x, want %08x", v.name, n, tail, h, want)
-				}
-			}
-		}
-	}
-}
-`

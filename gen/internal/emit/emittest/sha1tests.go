@@ -1,0 +1,111 @@
+package emittest
+
+import "strings"
+
+// SHA1Tests returns the test files of a scratch package of SHA-1 block
+// functions (the knob sweeps of gen/internal/sha1x86 and sha1arm), by
+// file name, for the build constraint expr (the package's GOARCHes). The
+// package declares, in files of its own,
+//
+//	var variants = []variant{{"label", blockN}, ...}
+//
+// with blockN of type func(h *[5]uint32, p []byte), and the tests check
+// every one of them against internal/ref.
+func SHA1Tests(expr string) map[string]string {
+	return map[string]string{
+		"sweep_test.go":       strings.ReplaceAll(sha1Test, "CONSTRAINT", expr),
+		"guard_linux_test.go": strings.ReplaceAll(sha1GuardTest, "CONSTRAINT", expr),
+	}
+}
+
+// sha1Test checks every variant's block function against the FIPS 180-4
+// reference: random states, 0..20 whole blocks with a trailing partial
+// block that must be ignored, and bytes around the input that must not
+// change.
+const sha1Test = `//go:build CONSTRAINT
+
+package sweep
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+
+	"github.com/simdhash/simdhash/internal/ref"
+)
+
+type variant struct {
+	name  string
+	block func(h *[5]uint32, p []byte)
+}
+
+func TestVariants(t *testing.T) {
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(1))
+			for n := 0; n <= 20; n++ {
+				buf := make([]byte, 16+64*n+37+16)
+				rng.Read(buf)
+				saved := bytes.Clone(buf)
+				p := buf[16 : 16+64*n+37]
+				var h, want [5]uint32
+				for i := range h {
+					h[i] = rng.Uint32()
+				}
+				want = h
+				for i := 0; i < n; i++ {
+					ref.SHA1Block(&want, (*[64]byte)(p[64*i:]))
+				}
+				v.block(&h, p)
+				if h != want {
+					t.Fatalf("%d blocks: state %08x, want %08x", n, h, want)
+				}
+				if !bytes.Equal(buf, saved) {
+					t.Fatalf("%d blocks: the kernel changed its input or the bytes around it", n)
+				}
+			}
+		})
+	}
+}
+`
+
+// sha1GuardTest runs every variant on inputs that end where an
+// inaccessible page begins: 0..20 whole blocks, alone and followed by a
+// partial block, so that a load past the end of p faults. Where the
+// look-ahead stops loading moves with the knobs, which is why every variant
+// gets this, not only the checked-in kernels (sha1/guard_test.go).
+const sha1GuardTest = `//go:build (CONSTRAINT) && linux
+
+package sweep
+
+import (
+	"testing"
+
+	"github.com/simdhash/simdhash/internal/guardpage"
+	"github.com/simdhash/simdhash/internal/ref"
+)
+
+func TestVariantsGuardPage(t *testing.T) {
+	mem := guardpage.Page(t)
+	page := len(mem)
+	for i := range mem {
+		mem[i] = byte(i * 7)
+	}
+	for _, v := range variants {
+		for n := 0; n <= 20; n++ {
+			for _, tail := range []int{0, 37} {
+				p := mem[page-64*n-tail : page]
+				h := [5]uint32{1, 2, 3, 4, 5}
+				want := h
+				for i := 0; i < n; i++ {
+					ref.SHA1Block(&want, (*[64]byte)(p[64*i:]))
+				}
+				v.block(&h, p)
+				if h != want {
+					t.Fatalf("%s, %d blocks + %d bytes ending at a guard page: state %08x, want %08x", v.name, n, tail, h, want)
+				}
+			}
+		}
+	}
+}
+`

@@ -1,0 +1,268 @@
+package sha1arm
+
+import (
+	"fmt"
+
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
+)
+
+type step = sha1sched.Step
+
+// backend is the ARM backend of sha1sched: the register plan of one
+// kernel and the machine it emits through (machine.go), while the
+// description is emitted.
+type backend struct {
+	arch Arch
+	p    Params
+	// newMachine starts the function name (Begin).
+	newMachine func(name string) machine
+	m          machine
+	regs       regPlan
+}
+
+// regPlan names the registers of a kernel.
+type regPlan struct {
+	// v are the working registers: variable i (a = 0 .. e = 4) of round
+	// t is in v[name(i, t)].
+	v [5]greg
+	// temps are the temporaries of f, t and u; round t uses
+	// temps[t % len(temps)], so that consecutive rounds can overlap.
+	temps [][2]greg
+	// rol5 are the temporaries of rol5(a) on arm64, by round likewise.
+	rol5 []greg
+	// wk are the registers the W+K loads write: load n writes
+	// wk[n % len(wk)] (one or two registers).
+	wk [][2]greg
+	// h holds the state across blocks on arm64; on arm it stays in
+	// memory (nil) and hp is loaded into a temporary when needed.
+	h        []greg
+	hp       greg
+	ptr, end greg
+
+	w    [8]vreg // the schedule window: sha1sched.Window(g) is w[g%8]
+	t0   []vreg  // sha1sched.T0 of group g: t0[g % len(t0)]
+	t1   vreg    // sha1sched.T1
+	k    [4]vreg // K of rounds 20i..20i+19, in every lane
+	zero vreg
+}
+
+// name is the register index of variable i (a = 0 .. e = 4) in round t:
+// the register that receives a round's new a is its e's, so each round
+// renames rather than moves (80 rounds are a multiple of the five names).
+func name(i, t int) int { return ((i-t)%5 + 5) % 5 }
+
+// pending reports whether variable i's register holds its value rotated
+// left by 2 (Rol30Fold), at the start of a round or block.
+func (b *backend) pending(i int) bool { return b.p.Rol30 == Rol30Fold && i >= 2 }
+
+// val is a value of the rounds: the register r rotated right by rot bits
+// (rot is 0, or 2 for a register that holds its value rotated left by 2).
+type val struct {
+	r   greg
+	rot int
+}
+
+// variable returns variable i of round t as a value.
+func (b *backend) variable(i, t int) val {
+	v := val{r: b.regs.v[name(i, t)]}
+	if b.pending(i) {
+		v.rot = 2
+	}
+	return v
+}
+
+// --- The function (sha1sched.Backend) ---
+
+func (b *backend) Comment(format string, args ...any) { b.m.comment(fmt.Sprintf(format, args...)) }
+func (b *backend) Label(name string)                  { b.m.label(name) }
+func (b *backend) Jump(label string)                  { b.m.jump(label) }
+
+// Begin starts the function: it finds the blocks, loads h (into the
+// working registers, rotated for c, d and e with Rol30Fold, and on arm64
+// also into the registers that keep it) and the constants.
+func (b *backend) Begin(fn string) {
+	b.m = b.newMachine(fn)
+	m, r := b.m, &b.regs
+	m.comment(fmt.Sprintf("%s absorbs len(p)/64 whole blocks of p into h: the message schedule on", fn),
+		"NEON, four words at a time, into a ring of W+K on the stack; the rounds in",
+		"general registers (gen/internal/sha1sched, gen/internal/sha1arm).",
+		fmt.Sprintf("Schedule: %s.", b.arch.Schedule(b.p)))
+	m.blocks(r.ptr, r.end, "done")
+	hp := b.hp()
+	m.comment("Working variables a..e from h.")
+	for i := range 5 {
+		v := r.v[name(i, 0)]
+		if r.h != nil {
+			m.load(hp, 4*i, r.h[i])
+			b.setVariable(i, r.h[i])
+			continue
+		}
+		m.load(hp, 4*i, v)
+		b.setVariable(i, v)
+	}
+	m.loadK(r.temps[0][0], r.k)
+	m.zero(r.zero)
+}
+
+// hp loads h's address and returns its register: on arm64, the register
+// that keeps it from Begin on; on arm, a temporary.
+func (b *backend) hp() greg {
+	hp := b.regs.hp
+	if b.regs.h == nil {
+		hp = b.regs.temps[0][0]
+	}
+	b.m.loadH(hp)
+	return hp
+}
+
+// setVariable sets variable i's register for round 0 from the value in s
+// (s may be that register): rotated left by 2 if it is pending.
+func (b *backend) setVariable(i int, s greg) {
+	d := b.regs.v[name(i, 0)]
+	switch {
+	case b.pending(i):
+		b.m.rotate(b.rotateHow(), 30, s, d)
+	case s != d:
+		b.m.mov(s, d)
+	}
+}
+
+// rotateHow is how an explicit rotate is written: as -rol30 says; with
+// -rol30 fold, on arm64, by ORRW unless -rol5 asks for RORW.
+func (b *backend) rotateHow() rotateHow {
+	switch {
+	case b.p.Rol30 == Rol30Orr:
+		return rotateORR
+	case b.p.Rol30 == Rol30Fold && b.arch == ARM64 && b.p.Rol5 != Rol5Ror:
+		return rotateORR
+	}
+	return rotateROR
+}
+
+func (b *backend) Advance(label string) { b.m.branchNotBelow(b.regs.ptr, b.regs.end, label) }
+
+// NextBlock adds a..e into h and sets a..e from h for the next block.
+func (b *backend) NextBlock() {
+	b.Comment("h += a..e; a..e = h.")
+	b.sum(true)
+}
+
+// Finish adds a..e into h, stores h and returns.
+func (b *backend) Finish() {
+	b.Comment("h += a..e.")
+	b.sum(false)
+	b.m.label("done")
+	b.m.ret()
+}
+
+// sum adds the variables after round 79 into h, and with next sets the
+// variables of the next block's round 0 from it; else it stores h.
+func (b *backend) sum(next bool) {
+	m, r := b.m, &b.regs
+	hp := r.hp
+	if r.h == nil {
+		hp = b.hp()
+	}
+	for i := range 5 {
+		x := b.variable(i, 80)
+		if r.h != nil {
+			b.addVal(x, r.h[i], r.h[i])
+			if next {
+				b.setVariable(i, r.h[i])
+			} else {
+				m.store(r.h[i], hp, 4*i)
+			}
+			continue
+		}
+		s := r.temps[0][1]
+		m.load(hp, 4*i, s)
+		b.addVal(x, s, s)
+		m.store(s, hp, 4*i)
+		if next {
+			b.setVariable(i, s)
+		}
+	}
+}
+
+// addVal sets d = n + x now (see addSteps).
+func (b *backend) addVal(x val, n, d greg) {
+	for _, st := range b.addSteps(x, n, d) {
+		st()
+	}
+}
+
+// addSteps returns the steps of d = n + x: one, or where ADD takes no
+// rotated operand and x is rotated, two, the first of which rotates x's
+// register in place.
+func (b *backend) addSteps(x val, n, d greg) []step {
+	m := b.m
+	if x.rot == 0 || m.addRotates() {
+		return []step{func() { m.alu(opAdd, x.r, ror(x.rot), n, d) }}
+	}
+	how := b.rotateHow()
+	return []step{
+		func() { m.rotate(how, x.rot, x.r, x.r) },
+		func() { m.alu(opAdd, x.r, shift{}, n, d) },
+	}
+}
+
+// --- The vector schedule (sha1sched.Backend) ---
+
+// Rotate: NEON rotates a lane by a shift into a fresh register and a
+// shift-and-insert (or accumulate) into it.
+func (b *backend) Rotate() sha1sched.RotateShape { return sha1sched.RotateInto }
+
+// v is the register of role x in group g.
+func (b *backend) v(x sha1sched.VReg, g int) vreg {
+	r := &b.regs
+	switch {
+	case x.WindowIndex() >= 0:
+		return r.w[x.WindowIndex()]
+	case x == sha1sched.T0:
+		return r.t0[g%len(r.t0)]
+	case x == sha1sched.T1:
+		return r.t1
+	}
+	panic(fmt.Sprintf("sha1arm: no register for %v", x))
+}
+
+// Vector lowers op to NEON instructions, one step each.
+func (b *backend) Vector(op sha1sched.VOp) []step {
+	m := b.m
+	reg := func(x sha1sched.VReg) vreg {
+		if x == sha1sched.NoReg {
+			return -1
+		}
+		return b.v(x, op.Group)
+	}
+	d, a, bb := reg(op.Dst), reg(op.A), reg(op.B)
+	switch op.Kind {
+	case sha1sched.LoadBE:
+		return []step{
+			func() { m.loadBlock(b.regs.ptr, d) },
+			func() { m.rev32(d, d) },
+		}
+	case sha1sched.Xor:
+		return []step{func() { m.eor(bb, a, d) }}
+	case sha1sched.Straddle: // [A2 A3 B0 B1]
+		return []step{func() { m.ext(8, bb, a, d) }}
+	case sha1sched.WordsDown: // [A1 A2 A3 0] for N = 1
+		return []step{func() { m.ext(4*op.N, b.regs.zero, a, d) }}
+	case sha1sched.WordsUp: // [0 0 0 A0] for N = 3
+		return []step{func() { m.ext(16-4*op.N, a, b.regs.zero, d) }}
+	case sha1sched.Rol:
+		if d == a || op.Scratch != sha1sched.NoReg {
+			panic(fmt.Sprintf("sha1arm: %v: a rotate here goes into another register, without a scratch", op))
+		}
+		second := func() { m.sri(32-op.N, a, d) }
+		if b.p.VRotate == VRotateUSRA {
+			second = func() { m.usra(32-op.N, a, d) }
+		}
+		return []step{func() { m.shl(op.N, a, d) }, second}
+	case sha1sched.AddK:
+		return []step{func() { m.add32(b.regs.k[op.Word/20], a, d) }}
+	case sha1sched.Store:
+		return []step{func() { m.storeRing(a, op.WK.Record().Off) }}
+	}
+	panic(fmt.Sprintf("sha1arm: no lowering of %v", op))
+}

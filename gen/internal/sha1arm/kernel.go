@@ -1,0 +1,126 @@
+package sha1arm
+
+import (
+	"fmt"
+
+	"github.com/simdhash/simdhash/gen/internal/arm32"
+	"github.com/simdhash/simdhash/gen/internal/arm64"
+	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
+)
+
+// Signature is the Go signature of the block functions.
+const Signature = "func(h *[5]uint32, p []byte)"
+
+// Name is the kernel's name, as sha1.Kernel reports it.
+const Name = "neon"
+
+// Function is the name of the block function in the checked-in files.
+const Function = "blockNEON"
+
+// Generate describes the kernel with p as the function name (Function if
+// empty) in a new file with build constraint constraint, and returns the
+// file and the function's block loop in GNU syntax (for llvm-mca).
+func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, error) {
+	if name == "" {
+		name = Function
+	}
+	if err := a.Validate(p); err != nil {
+		return nil, "", err
+	}
+	b := &backend{arch: a, p: p, regs: a.regPlan()}
+	var file *emit.File
+	switch a {
+	case ARM64:
+		f, err := arm64.NewFile(constraint)
+		if err != nil {
+			return nil, "", err
+		}
+		file = f.File
+		k := kTable(file)
+		b.newMachine = func(name string) machine {
+			fn := must(f.Func(name, Signature))
+			fn.SetFrame(a64Frame)
+			return &a64{f: fn, ktab: k}
+		}
+	case ARM:
+		f, err := arm32.NewFile(constraint)
+		if err != nil {
+			return nil, "", err
+		}
+		file = f.File
+		k := kTable(file)
+		b.newMachine = func(name string) machine {
+			fn := must(f.Func(name, Signature))
+			fn.SetFrame(a32Frame)
+			return &a32{f: fn, ktab: k}
+		}
+	default:
+		return nil, "", fmt.Errorf("sha1arm: no architecture %d", a)
+	}
+	if err := sha1sched.Generate(b, p.Schedule, name); err != nil {
+		return nil, "", err
+	}
+	if p.Order == OrderList {
+		b.m.schedule()
+	}
+	loop, err := b.m.gnu("loop")
+	if err != nil {
+		return nil, "", err
+	}
+	return file, loop, nil
+}
+
+// must returns v, and panics if err is not nil: for the emitters' checks
+// of constant arguments (the signature), which fail only if this program
+// is wrong.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic("sha1arm: " + err.Error())
+	}
+	return v
+}
+
+// kTable adds the DATA of the round constants: K of rounds 20i..20i+19 in
+// each word of row i.
+func kTable(file *emit.File) *emit.Global {
+	t := file.Data("sha1NEONK")
+	for i := range 4 {
+		k := uint64(sha1sched.K(20 * i))
+		t.U64(k|k<<32, k|k<<32)
+	}
+	return t
+}
+
+// regPlan returns the registers of the architecture's kernel.
+func (a Arch) regPlan() regPlan {
+	if a == ARM64 {
+		// R0..R25 but R18; V0..V31, all caller-saved in Go's ABI.
+		return regPlan{
+			hp: 0, ptr: 1, end: 2,
+			v:     [5]greg{3, 4, 5, 6, 7},
+			h:     []greg{8, 9, 10, 11, 12},
+			temps: [][2]greg{{13, 14}, {15, 16}},
+			rol5:  []greg{17, 19},
+			wk:    [][2]greg{{20, 21}, {22, 23}},
+			w:     [8]vreg{0, 1, 2, 3, 4, 5, 6, 7},
+			t0:    []vreg{16, 17},
+			t1:    18,
+			k:     [4]vreg{20, 21, 22, 23},
+			zero:  24,
+		}
+	}
+	// R0..R8, R12 and R14 (free in a function with a frame); Q0..Q15.
+	// h stays in memory.
+	return regPlan{
+		ptr: 8, end: 12,
+		v:     [5]greg{0, 1, 2, 3, 4},
+		temps: [][2]greg{{5, 6}},
+		wk:    [][2]greg{{7, -1}, {14, -1}},
+		w:     [8]vreg{0, 1, 2, 3, 4, 5, 6, 7},
+		t0:    []vreg{8, 15},
+		t1:    9,
+		zero:  10,
+		k:     [4]vreg{11, 12, 13, 14},
+	}
+}

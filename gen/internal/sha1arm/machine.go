@@ -1,0 +1,124 @@
+package sha1arm
+
+import "github.com/simdhash/simdhash/gen/internal/emit"
+
+// The backend (backend.go, rounds.go) emits code through a machine: the
+// instructions it needs, in terms that do not depend on the instruction
+// set. machine_a64.go implements them with gen/internal/arm64, and
+// machine_a32.go with gen/internal/arm32, where every NEON instruction is
+// a WORD.
+//
+// Registers are named by their number on the target: a general register
+// (greg) R0..R25 on arm64 or R0..R14 on arm, and a 128-bit vector
+// register (vreg) V0..V31 on arm64 or Q0..Q15 on arm. Operands are
+// written destination last, as in Go's assembly: alu(op, m, n, d) is
+// d = n op m.
+
+// greg is a general-purpose register, by number.
+type greg int
+
+// vreg is a 128-bit vector register, by number.
+type vreg int
+
+// aluOp is a data-processing operation of the rounds.
+type aluOp int
+
+const (
+	opAdd aluOp = iota
+	opEor
+	opAnd
+	opBic // n &^ m
+	opOrr
+)
+
+// commutes reports whether n op m = m op n.
+func (op aluOp) commutes() bool { return op != opBic }
+
+// shift is the shift applied to the second operand m of an instruction;
+// the zero shift leaves it as it is.
+type shift struct {
+	kind emit.ShiftKind
+	n    int
+}
+
+// ror is the rotate right by n bits; no shift for a multiple of 32.
+func ror(n int) shift {
+	if n%32 == 0 {
+		return shift{}
+	}
+	return shift{emit.ROR, n % 32}
+}
+
+// rotateHow is how an explicit rotate is written.
+type rotateHow int
+
+const (
+	rotateROR rotateHow = iota // arm64 RORW (EXTR); on arm, MOVW of a rotated operand
+	rotateORR                  // arm64 ORRW with ZR and a rotated operand
+)
+
+// machine is one function of the target. Memory is addressed through a
+// general register or, for the W+K ring, by the ring's byte offset.
+type machine interface {
+	// Function structure.
+	comment(lines ...string)
+	label(name string)
+	jump(label string)
+	ret()
+	// schedule reorders each straight stretch of code (emit.Func.Schedule).
+	schedule()
+	// gnu returns the loop at label start in GNU syntax.
+	gnu(start string) (string, error)
+
+	// Arguments and the block pointers of func(h *[5]uint32, p []byte).
+
+	// loadH loads the argument h into d.
+	loadH(d greg)
+	// blocks loads p's base into ptr, and ptr plus len(p) rounded down to
+	// whole 64-byte blocks into end; it jumps to label if there is no
+	// whole block.
+	blocks(ptr, end greg, label string)
+	// branchNotBelow jumps to label if n >= m, unsigned.
+	branchNotBelow(n, m greg, label string)
+
+	// Scalar operations.
+
+	// alu sets d = n op (m shifted by sh). n may not be shifted; m may
+	// be rotated only by a logical operation, or by opAdd where
+	// addRotates.
+	alu(op aluOp, m greg, sh shift, n, d greg)
+	// addRotates reports whether ADD takes a rotated operand (32-bit ARM).
+	addRotates() bool
+	// rotate sets d = n rotated right by k bits, written as how says.
+	rotate(how rotateHow, k int, n, d greg)
+	// addHigh sets d = n plus the high word of the 64-bit register x
+	// (arm64: a 64-bit ADD of x>>32, which leaves the low word right).
+	addHigh(x, n, d greg)
+	// mov sets d = s.
+	mov(s, d greg)
+	// load and store move the word at off(base).
+	load(base greg, off int, d greg)
+	store(s, base greg, off int)
+
+	// The W+K ring, off bytes into it: 16-byte aligned for storeRing,
+	// 4 (load), 8 (loadPair, load64) or 16 (loadPair64) for the rest.
+	storeRing(s vreg, off int)
+	loadRing(off int, d greg)
+	loadPairRing(off int, d1, d2 greg)   // two words, into two registers
+	load64Ring(off int, d greg)          // two words, into one 64-bit register
+	loadPair64Ring(off int, d1, d2 greg) // four words, into two 64-bit registers
+
+	// Vector operations, on four 32-bit lanes.
+
+	// loadBlock loads 16 bytes from (ptr) into d and advances ptr past them.
+	loadBlock(ptr greg, d vreg)
+	rev32(s, d vreg)             // each word byte-swapped
+	eor(m, n, d vreg)            // d = n ^ m
+	ext(imm int, m, n, d vreg)   // d = bytes imm..imm+15 of m:n (n low)
+	shl(k int, s, d vreg)        // d = s << k in each lane
+	sri(k int, s, d vreg)        // d's lanes take s >> k in their low 32-k bits
+	usra(k int, s, d vreg)       // d += s >> k in each lane
+	add32(m, n, d vreg)          // d = n + m in each lane
+	zero(d vreg)                 // d = 0
+	loadK(addr greg, ks [4]vreg) // ks[i] = K of rounds 20i..20i+19 in every lane, through addr
+}

@@ -1,0 +1,123 @@
+package sha1arm
+
+import (
+	"fmt"
+
+	. "github.com/simdhash/simdhash/gen/internal/arm64"
+	"github.com/simdhash/simdhash/gen/internal/emit"
+)
+
+// a64 is the AArch64 machine: one function of the arm64 file. The W+K
+// ring is its local frame: 64 bytes from 16(RSP), 16-byte aligned for the
+// unsigned, scaled offsets of LDR Q and STR Q.
+type a64 struct {
+	f    *Func
+	ktab *Global
+}
+
+const a64Ring = 16
+
+// a64Frame is the local frame: the locals are at 8(RSP)..8+a64Frame(RSP)
+// (above the saved link register), and the ring at 16..79(RSP).
+const a64Frame = 80
+
+func x(r greg) Reg   { return Reg(r) }
+func vv(r vreg) VReg { return V(int(r)) }
+
+func (m *a64) comment(lines ...string)          { m.f.Comment(lines...) }
+func (m *a64) label(name string)                { m.f.Label(name) }
+func (m *a64) jump(label string)                { m.f.B(label) }
+func (m *a64) ret()                             { m.f.RET() }
+func (m *a64) schedule()                        { m.f.Schedule() }
+func (m *a64) gnu(start string) (string, error) { return m.f.GNU(start) }
+
+func (m *a64) loadH(d greg) { m.f.LoadArg(m.f.Arg("h"), x(d)) }
+
+func (m *a64) blocks(ptr, end greg, label string) {
+	f := m.f
+	f.LoadArg(f.Arg("p").Base(), x(ptr))
+	f.LoadArg(f.Arg("p").Len(), x(end))
+	f.ANDMask(^uint64(63), x(end), x(end))
+	f.CBZ(x(end), label)
+	f.ADDReg(x(ptr), x(end), x(end))
+}
+
+func (m *a64) branchNotBelow(n, mm greg, label string) {
+	m.f.CMPReg(x(mm), x(n))
+	m.f.BHS(label)
+}
+
+// operand2 is m shifted by sh.
+func operand2(m greg, sh shift) Operand2 {
+	r := x(m)
+	switch {
+	case sh.n == 0:
+		return r
+	case sh.kind == emit.LSL:
+		return r.LSL(sh.n)
+	case sh.kind == emit.LSR:
+		return r.LSR(sh.n)
+	}
+	return r.ROR(sh.n)
+}
+
+func (m *a64) alu(op aluOp, mm greg, sh shift, n, d greg) {
+	o := operand2(mm, sh)
+	switch op {
+	case opAdd:
+		m.f.ADDW(o, x(n), x(d))
+	case opEor:
+		m.f.EORW(o, x(n), x(d))
+	case opAnd:
+		m.f.ANDW(o, x(n), x(d))
+	case opBic:
+		m.f.BICW(o, x(n), x(d))
+	case opOrr:
+		m.f.ORRW(o, x(n), x(d))
+	default:
+		panic(fmt.Sprintf("sha1arm: no operation %d", op))
+	}
+}
+
+func (m *a64) addRotates() bool { return false }
+
+func (m *a64) rotate(how rotateHow, k int, n, d greg) {
+	if how == rotateORR {
+		m.f.ORRW(x(n).ROR(k), ZR, x(d))
+		return
+	}
+	m.f.RORW(k, x(n), x(d))
+}
+
+func (m *a64) addHigh(xr, n, d greg) { m.f.ADDReg(x(xr).LSR(32), x(n), x(d)) }
+func (m *a64) mov(s, d greg)         { m.f.MOVWReg(x(s), x(d)) }
+
+func (m *a64) load(base greg, off int, d greg) { m.f.LDRW(x(base).At(off), x(d)) }
+func (m *a64) store(s, base greg, off int)     { m.f.STRW(x(s), x(base).At(off)) }
+
+func (m *a64) storeRing(s vreg, off int)  { m.f.STRQ(vv(s), RSP.At(a64Ring+off)) }
+func (m *a64) loadRing(off int, d greg)   { m.f.LDRW(RSP.At(a64Ring+off), x(d)) }
+func (m *a64) load64Ring(off int, d greg) { m.f.LDR(RSP.At(a64Ring+off), x(d)) }
+func (m *a64) loadPairRing(off int, d1, d2 greg) {
+	m.f.LDPW(RSP.At(a64Ring+off), x(d1), x(d2))
+}
+func (m *a64) loadPair64Ring(off int, d1, d2 greg) {
+	m.f.LDP(RSP.At(a64Ring+off), x(d1), x(d2))
+}
+
+func (m *a64) loadBlock(ptr greg, d vreg) { m.f.VLD1P(x(ptr), vv(d).B16()) }
+func (m *a64) rev32(s, d vreg)            { m.f.VREV32(vv(s).B16(), vv(d).B16()) }
+func (m *a64) eor(mm, n, d vreg)          { m.f.VEOR(vv(mm).B16(), vv(n).B16(), vv(d).B16()) }
+func (m *a64) ext(imm int, mm, n, d vreg) {
+	m.f.VEXT(imm, vv(mm).B16(), vv(n).B16(), vv(d).B16())
+}
+func (m *a64) shl(k int, s, d vreg)  { m.f.VSHL(k, vv(s).S4(), vv(d).S4()) }
+func (m *a64) sri(k int, s, d vreg)  { m.f.VSRI(k, vv(s).S4(), vv(d).S4()) }
+func (m *a64) usra(k int, s, d vreg) { m.f.VUSRA(k, vv(s).S4(), vv(d).S4()) }
+func (m *a64) add32(mm, n, d vreg)   { m.f.VADD(vv(mm).S4(), vv(n).S4(), vv(d).S4()) }
+func (m *a64) zero(d vreg)           { m.f.VMOVI(0, vv(d).B16()) }
+
+func (m *a64) loadK(addr greg, ks [4]vreg) {
+	m.f.LoadAddr(m.ktab, x(addr))
+	m.f.VLD1(x(addr), vv(ks[0]).S4(), vv(ks[1]).S4(), vv(ks[2]).S4(), vv(ks[3]).S4())
+}
