@@ -41,15 +41,23 @@ func main() {
 func archOf(args []string) (sha1arm.Arch, error) {
 	a := sha1arm.ARM64
 	for i, arg := range args {
-		v, ok := strings.CutPrefix(strings.TrimPrefix(arg, "-"), "-arch")
-		switch {
-		case !ok || !strings.HasPrefix(arg, "-"):
-			continue
-		case v == "" && i+1 < len(args):
-			return a, a.Set(args[i+1])
-		case strings.HasPrefix(v, "="):
-			return a, a.Set(v[1:])
+		if arg == "--" {
+			break
 		}
+		if !strings.HasPrefix(arg, "-") {
+			continue
+		}
+		name, v, eq := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if name != "arch" {
+			continue
+		}
+		if !eq {
+			if i+1 == len(args) {
+				break // the flag package reports it
+			}
+			v = args[i+1]
+		}
+		return a, a.Set(v)
 	}
 	return a, nil
 }

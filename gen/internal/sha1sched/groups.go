@@ -170,14 +170,24 @@ func Group(g int, shape RotateShape) []VOp {
 	case g < 2*loadGroups:
 		// W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]), t = 4g..4g+3.
 		w16, w12, w8, w4 := Window(g-4), Window(g-3), Window(g-2), Window(g-1)
-		ops = []VOp{
-			op2(Straddle, w, w16, w12), // W[t-14..t-11]
-			op1(WordsDown, T0, w4, 1),  // W[t-3..t-1], 0
-			op2(Xor, w, w, w16),
-			op2(Xor, T0, T0, w8),
-			op2(Xor, w, w, T0),     // x: lanes 0..2 complete, lane 3 lacks W[t]
-			op1(WordsUp, T1, w, 3), // x0 alone, in lane 3
+		ops = []VOp{op2(Straddle, w, w16, w12)} // W[t-14..t-11]
+		if shape == RotateInPlace {
+			ops = append(ops,
+				op1(WordsDown, T0, w4, 1), // W[t-3..t-1], 0
+				op2(Xor, w, w, w16),
+				op2(Xor, T0, T0, w8),
+				op2(Xor, w, w, T0))
+		} else {
+			// The newest words, from the previous group, last: the chain
+			// from one group to the next runs through one XOR.
+			ops = append(ops,
+				op2(Xor, w, w, w16),
+				op2(Xor, w, w, w8),
+				op1(WordsDown, T0, w4, 1), // W[t-3..t-1], 0
+				op2(Xor, w, w, T0))
 		}
+		// x: lanes 0..2 complete, lane 3 lacks W[t].
+		ops = append(ops, op1(WordsUp, T1, w, 3)) // x0 alone, in lane 3
 		// rol1(x) ^ rol2(x0 in lane 3): rol1(x3 ^ W[t]) = rol1(x3) ^ rol2(x0),
 		// since W[t] = rol1(x0).
 		if shape == RotateInPlace {
@@ -196,18 +206,27 @@ func Group(g int, shape RotateShape) []VOp {
 	default:
 		// W[t] = rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]); w holds W[t-32..].
 		// The XOR gathers in w for a rotate in place, or in T0 for a
-		// rotate into w.
+		// rotate into w. Either way the newest words, W[t-6..t-3], which
+		// come from the previous group, are XORed in last, so that the
+		// chain of dependences from one group to the next runs through one
+		// XOR and the rotate.
 		w28, w16, w8, w4 := Window(g-7), Window(g-4), Window(g-2), Window(g-1)
-		acc, other, scratch := w, T0, T0
-		if shape == RotateInto {
-			acc, other, scratch = T0, w, NoReg
-		}
-		ops = []VOp{
-			op2(Straddle, T0, w8, w4), // W[t-6..t-3]
-			op2(Xor, acc, acc, w28),
-			op2(Xor, acc, acc, w16),
-			op2(Xor, acc, acc, other),
-			rol(w, acc, 2, scratch),
+		if shape == RotateInPlace {
+			ops = []VOp{
+				op2(Straddle, T0, w8, w4), // W[t-6..t-3]
+				op2(Xor, w, w, w28),
+				op2(Xor, w, w, w16),
+				op2(Xor, w, w, T0),
+				rol(w, w, 2, T0),
+			}
+		} else {
+			ops = []VOp{
+				op2(Xor, T0, w, w28),
+				op2(Xor, T0, T0, w16),
+				op2(Straddle, T1, w8, w4), // W[t-6..t-3]
+				op2(Xor, T0, T0, T1),
+				rol(w, T0, 2, NoReg),
+			}
 		}
 		ops[0].Comment = first + "rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])"
 	}
