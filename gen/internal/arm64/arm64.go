@@ -282,7 +282,10 @@ func (r Reg) String() string {
 	return fmt.Sprintf("R%d", r)
 }
 
-func (r Reg) gnuText() string { return fmt.Sprintf("x%d", r) }
+func (r Reg) gnuText() string {
+	_, g := r.name(true)
+	return g
+}
 
 func (r Reg) check() {
 	if r > R25 || r == 18 {

@@ -148,6 +148,15 @@ func (f *Func) VST1(base Reg, list ...Vec) {
 		rw(rs(list, base, "mem"), "mem")
 }
 
+// VST1Stack is VST1 through a register that holds the stack address
+// RSP+off: the scheduler orders it with the other accesses of the stack
+// words it writes, not with all memory.
+func (f *Func) VST1Stack(base Reg, off int, list ...Vec) {
+	g, u, size := regList("VST1", list)
+	f.vector("ASIMD", "VST1", []string{g, base.At(0).goText()}, fmt.Sprintf("st1 %s, %s", u, base.At(0).gnuText())).
+		rw(append(rs(list, base), memRes(RSP.At(off), size)...), memRes(RSP.At(off), size)...)
+}
+
 // VST1P stores list to (base) and then advances base by the list's size.
 func (f *Func) VST1P(base Reg, list ...Vec) {
 	g, u, size := regList("VST1.P", list)
@@ -591,7 +600,7 @@ func (f *Func) MOVDConst(v int64, r Reg) {
 	f.scalar("MOVD", []string{fmt.Sprintf("$%d", v), r.String()}, fmt.Sprintf("mov %s, #%d", r.gnuText(), v)).rw(nil, rs(r)...)
 }
 
-// ADD sets d = n + imm (0 <= imm < 4096).
+// ADD sets d = n + imm (0 <= imm < 4096); n may be RSP.
 func (f *Func) ADD(imm int, n, d Reg) { f.arithImm("ADD", "add", imm, n, d) }
 
 // SUB sets d = n - imm (0 <= imm < 4096).
@@ -601,7 +610,7 @@ func (f *Func) SUB(imm int, n, d Reg) { f.arithImm("SUB", "sub", imm, n, d) }
 func (f *Func) SUBS(imm int, n, d Reg) { f.arithImm("SUBS", "subs", imm, n, d) }
 
 func (f *Func) arithImm(goOp, gnuOp string, imm int, n, d Reg) {
-	n.check()
+	n.checkBase()
 	d.check()
 	need(imm >= 0 && imm < 4096, "%s: immediate %d out of range", goOp, imm)
 	i := f.scalar(goOp, []string{fmt.Sprintf("$%d", imm), n.String(), d.String()},

@@ -28,8 +28,9 @@ type regPlan struct {
 	// temps are the temporaries of f, t and u; round t uses
 	// temps[t % len(temps)], so that consecutive rounds can overlap.
 	temps [][2]greg
-	// rol5 are the temporaries of rol5(a) on arm64, by round likewise.
-	rol5 []greg
+	// ring are the registers that hold the addresses of the ring's four
+	// 16-byte slots, where the machine keeps them (arm64).
+	ring []greg
 	// wk are the registers the W+K loads write: load n writes
 	// wk[n % len(wk)] (one or two registers).
 	wk [][2]greg
@@ -62,14 +63,43 @@ type val struct {
 	rot int
 }
 
-// variable returns variable i of round t as a value.
+// variable returns variable i of round t as a value, as round t reads it
+// before it writes any register. On arm64, where h stays in registers,
+// each block starts with a..e in h itself: a working register takes its
+// variable's value only when a round first writes it (the first five
+// rounds read h and write the working registers; NextBlock copies
+// nothing).
 func (b *backend) variable(i, t int) val {
-	v := val{r: b.regs.v[name(i, t)]}
+	k := name(i, t)
+	if b.regs.h != nil && !b.written(k, t) {
+		// Variable k of round 0 has become variable i; with -rol30 fold,
+		// it was not rotated when it went from b to c.
+		v := val{r: b.regs.h[k]}
+		if b.pending(i) && k <= 1 {
+			v.rot = 2
+		}
+		return v
+	}
+	v := val{r: b.regs.v[k]}
 	if b.pending(i) {
 		v.rot = 2
 	}
 	return v
 }
+
+// written reports whether working register k has been written before
+// round t of a block: its first write is the e += W+K of round (4-k) mod 5,
+// or, unless -rol30 fold, the rotate of b in round (1-k) mod 5.
+func (b *backend) written(k, t int) bool {
+	first := (4 - k + 5) % 5
+	if b.p.Rol30 != Rol30Fold {
+		first = min(first, (1-k+5)%5)
+	}
+	return t > first
+}
+
+// dst is the register that variable i of round t is written into.
+func (b *backend) dst(i, t int) greg { return b.regs.v[name(i, t)] }
 
 // --- The function (sha1sched.Backend) ---
 
@@ -77,9 +107,10 @@ func (b *backend) Comment(format string, args ...any) { b.m.comment(fmt.Sprintf(
 func (b *backend) Label(name string)                  { b.m.label(name) }
 func (b *backend) Jump(label string)                  { b.m.jump(label) }
 
-// Begin starts the function: it finds the blocks, loads h (into the
-// working registers, rotated for c, d and e with Rol30Fold, and on arm64
-// also into the registers that keep it) and the constants.
+// Begin starts the function: it finds the blocks, loads h (on arm64 into
+// the registers that keep it, from which the first rounds read a..e; on
+// arm into the working registers, rotated for c, d and e with Rol30Fold)
+// and the constants.
 func (b *backend) Begin(fn string) {
 	b.m = b.newMachine(fn)
 	m, r := b.m, &b.regs
@@ -91,17 +122,17 @@ func (b *backend) Begin(fn string) {
 	hp := b.hp()
 	m.comment("Working variables a..e from h.")
 	for i := range 5 {
-		v := r.v[name(i, 0)]
 		if r.h != nil {
 			m.load(hp, 4*i, r.h[i])
-			b.setVariable(i, r.h[i])
 			continue
 		}
+		v := r.v[name(i, 0)]
 		m.load(hp, 4*i, v)
 		b.setVariable(i, v)
 	}
 	m.loadK(r.temps[0][0], r.k)
 	m.zero(r.zero)
+	m.prologue()
 }
 
 // hp loads h's address and returns its register: on arm64, the register
@@ -116,7 +147,7 @@ func (b *backend) hp() greg {
 }
 
 // setVariable sets variable i's register for round 0 from the value in s
-// (s may be that register): rotated left by 2 if it is pending.
+// (s may be that register), rotated left by 2 if it is pending (arm).
 func (b *backend) setVariable(i int, s greg) {
 	d := b.regs.v[name(i, 0)]
 	switch {
@@ -139,11 +170,11 @@ func (b *backend) rotateHow() rotateHow {
 	return rotateROR
 }
 
-func (b *backend) Advance(label string) { b.m.branchNotBelow(b.regs.ptr, b.regs.end, label) }
+func (b *backend) Advance(label string) { b.m.advance(b.regs.ptr, b.regs.end, label) }
 
 // NextBlock adds a..e into h and sets a..e from h for the next block.
 func (b *backend) NextBlock() {
-	b.Comment("h += a..e; a..e = h.")
+	b.Comment("h += a..e.")
 	b.sum(true)
 }
 
@@ -155,32 +186,35 @@ func (b *backend) Finish() {
 	b.m.ret()
 }
 
-// sum adds the variables after round 79 into h, and with next sets the
-// variables of the next block's round 0 from it; else it stores h.
+// sum adds the variables after round 79 into h; it stores h unless next,
+// and on arm sets the working registers for the next block (on arm64 the
+// next block reads h).
 func (b *backend) sum(next bool) {
 	m, r := b.m, &b.regs
-	hp := r.hp
-	if r.h == nil {
-		hp = b.hp()
+	if r.h != nil {
+		for i := range 5 {
+			b.addVal(b.variable(i, 80), r.h[i], r.h[i])
+			if !next {
+				m.store(r.h[i], r.hp, 4*i)
+			}
+		}
+		return
 	}
+	hp := b.hp()
+	s := r.temps[0][1]
 	for i := range 5 {
 		x := b.variable(i, 80)
-		if r.h != nil {
-			b.addVal(x, r.h[i], r.h[i])
+		m.load(hp, 4*i, s)
+		if x.rot != 0 || !next {
+			b.addVal(x, s, s)
+			m.store(s, hp, 4*i)
 			if next {
-				b.setVariable(i, r.h[i])
-			} else {
-				m.store(r.h[i], hp, 4*i)
+				b.setVariable(i, s)
 			}
 			continue
 		}
-		s := r.temps[0][1]
-		m.load(hp, 4*i, s)
-		b.addVal(x, s, s)
-		m.store(s, hp, 4*i)
-		if next {
-			b.setVariable(i, s)
-		}
+		b.addVal(x, s, x.r) // the new h is the next block's variable
+		m.store(x.r, hp, 4*i)
 	}
 }
 
@@ -239,7 +273,7 @@ func (b *backend) Vector(op sha1sched.VOp) []step {
 	switch op.Kind {
 	case sha1sched.LoadBE:
 		return []step{
-			func() { m.loadBlock(b.regs.ptr, d) },
+			func() { m.loadBlock(b.regs.ptr, op.Group, d) },
 			func() { m.rev32(d, d) },
 		}
 	case sha1sched.Xor:

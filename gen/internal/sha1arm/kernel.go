@@ -41,7 +41,7 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 		b.newMachine = func(name string) machine {
 			fn := must(f.Func(name, Signature))
 			fn.SetFrame(a64Frame)
-			return &a64{f: fn, ktab: k}
+			return &a64{f: fn, ktab: k, slots: [4]greg(b.regs.ring)}
 		}
 	case ARM:
 		f, err := arm32.NewFile(constraint)
@@ -101,7 +101,7 @@ func (a Arch) regPlan() regPlan {
 			v:     [5]greg{3, 4, 5, 6, 7},
 			h:     []greg{8, 9, 10, 11, 12},
 			temps: [][2]greg{{13, 14}, {15, 16}},
-			rol5:  []greg{17, 19},
+			ring:  []greg{17, 19, 24, 25},
 			wk:    [][2]greg{{20, 21}, {22, 23}},
 			w:     [8]vreg{0, 1, 2, 3, 4, 5, 6, 7},
 			t0:    []vreg{16, 17},

@@ -78,8 +78,12 @@ type machine interface {
 	// whole 64-byte blocks into end; it jumps to label if there is no
 	// whole block.
 	blocks(ptr, end greg, label string)
-	// branchNotBelow jumps to label if n >= m, unsigned.
-	branchNotBelow(n, m greg, label string)
+	// advance points ptr at the next block, and jumps to label if that
+	// starts at or past end: the Backend's Advance.
+	advance(ptr, end greg, label string)
+	// prologue sets up what the machine keeps in registers: on arm64,
+	// the addresses of the ring's four 16-byte slots.
+	prologue()
 
 	// Scalar operations.
 
@@ -110,8 +114,11 @@ type machine interface {
 
 	// Vector operations, on four 32-bit lanes.
 
-	// loadBlock loads 16 bytes from (ptr) into d and advances ptr past them.
-	loadBlock(ptr greg, d vreg)
+	// loadBlock loads group g (0..3) of the block at ptr into d: on
+	// arm64 the 16 bytes at 16g(ptr); on arm the next 16 bytes at ptr,
+	// which it advances past them (the groups are loaded in order, so
+	// that after the fourth ptr is at the next block).
+	loadBlock(ptr greg, g int, d vreg)
 	rev32(s, d vreg)             // each word byte-swapped
 	eor(m, n, d vreg)            // d = n ^ m
 	ext(imm int, m, n, d vreg)   // d = bytes imm..imm+15 of m:n (n low)

@@ -57,10 +57,13 @@ func (m *a32) blocks(ptr, end greg, label string) {
 	f.ADDReg(r32(ptr), r32(end), r32(end))
 }
 
-func (m *a32) branchNotBelow(n, mm greg, label string) {
-	m.f.CMPReg(r32(mm), r32(n))
+// advance only compares: the loads have moved ptr to the next block.
+func (m *a32) advance(ptr, end greg, label string) {
+	m.f.CMPReg(r32(end), r32(ptr))
 	m.f.BHS(label)
 }
+
+func (m *a32) prologue() {}
 
 func (m *a32) alu(op aluOp, mm greg, sh shift, n, d greg) {
 	var o Operand2 = r32(mm)
@@ -113,15 +116,15 @@ func (m *a32) loadPair64Ring(off int, d1, d2 greg) {
 	panic("sha1arm: 32-bit ARM loads one W+K word at a time")
 }
 
-func (m *a32) loadBlock(ptr greg, d vreg) { m.f.VLD1(r32(ptr), Advance, Regs(q32(d))) }
-func (m *a32) rev32(s, d vreg)            { m.f.VREV32(8, q32(s), q32(d)) }
-func (m *a32) eor(mm, n, d vreg)          { m.f.VEOR(q32(mm), q32(n), q32(d)) }
-func (m *a32) ext(imm int, mm, n, d vreg) { m.f.VEXT(imm, q32(mm), q32(n), q32(d)) }
-func (m *a32) shl(k int, s, d vreg)       { m.f.VSHL(32, k, q32(s), q32(d)) }
-func (m *a32) sri(k int, s, d vreg)       { m.f.VSRI(32, k, q32(s), q32(d)) }
-func (m *a32) usra(k int, s, d vreg)      { m.f.VSRA(32, k, q32(s), q32(d)) }
-func (m *a32) add32(mm, n, d vreg)        { m.f.VADD(32, q32(mm), q32(n), q32(d)) }
-func (m *a32) zero(d vreg)                { m.f.VMOVI8(0, q32(d)) }
+func (m *a32) loadBlock(ptr greg, g int, d vreg) { m.f.VLD1(r32(ptr), Advance, Regs(q32(d))) }
+func (m *a32) rev32(s, d vreg)                   { m.f.VREV32(8, q32(s), q32(d)) }
+func (m *a32) eor(mm, n, d vreg)                 { m.f.VEOR(q32(mm), q32(n), q32(d)) }
+func (m *a32) ext(imm int, mm, n, d vreg)        { m.f.VEXT(imm, q32(mm), q32(n), q32(d)) }
+func (m *a32) shl(k int, s, d vreg)              { m.f.VSHL(32, k, q32(s), q32(d)) }
+func (m *a32) sri(k int, s, d vreg)              { m.f.VSRI(32, k, q32(s), q32(d)) }
+func (m *a32) usra(k int, s, d vreg)             { m.f.VSRA(32, k, q32(s), q32(d)) }
+func (m *a32) add32(mm, n, d vreg)               { m.f.VADD(32, q32(mm), q32(n), q32(d)) }
+func (m *a32) zero(d vreg)                       { m.f.VMOVI8(0, q32(d)) }
 
 func (m *a32) loadK(addr greg, ks [4]vreg) {
 	m.f.LoadAddr(m.ktab, r32(addr))

@@ -8,11 +8,13 @@ import (
 )
 
 // a64 is the AArch64 machine: one function of the arm64 file. The W+K
-// ring is its local frame: 64 bytes from 16(RSP), 16-byte aligned for the
-// unsigned, scaled offsets of LDR Q and STR Q.
+// ring is its local frame: 64 bytes from 16(RSP). NEON stores each
+// 16-byte slot with ST1 through a register that holds its address (on the
+// Cortex-A57, ST1 is two micro-ops where STR Q with an offset is three).
 type a64 struct {
-	f    *Func
-	ktab *Global
+	f     *Func
+	ktab  *Global
+	slots [4]greg // the addresses of the ring's 16-byte slots (prologue)
 }
 
 const a64Ring = 16
@@ -42,9 +44,18 @@ func (m *a64) blocks(ptr, end greg, label string) {
 	f.ADDReg(x(ptr), x(end), x(end))
 }
 
-func (m *a64) branchNotBelow(n, mm greg, label string) {
-	m.f.CMPReg(x(mm), x(n))
+// advance moves ptr to the next block: the loads address the block by
+// offsets from ptr.
+func (m *a64) advance(ptr, end greg, label string) {
+	m.f.ADD(64, x(ptr), x(ptr))
+	m.f.CMPReg(x(end), x(ptr))
 	m.f.BHS(label)
+}
+
+func (m *a64) prologue() {
+	for i, r := range m.slots {
+		m.f.ADD(a64Ring+16*i, RSP, x(r))
+	}
 }
 
 // operand2 is m shifted by sh.
@@ -95,7 +106,7 @@ func (m *a64) mov(s, d greg)         { m.f.MOVWReg(x(s), x(d)) }
 func (m *a64) load(base greg, off int, d greg) { m.f.LDRW(x(base).At(off), x(d)) }
 func (m *a64) store(s, base greg, off int)     { m.f.STRW(x(s), x(base).At(off)) }
 
-func (m *a64) storeRing(s vreg, off int)  { m.f.STRQ(vv(s), RSP.At(a64Ring+off)) }
+func (m *a64) storeRing(s vreg, off int)  { m.f.VST1Stack(x(m.slots[off/16]), a64Ring+off, vv(s).S4()) }
 func (m *a64) loadRing(off int, d greg)   { m.f.LDRW(RSP.At(a64Ring+off), x(d)) }
 func (m *a64) load64Ring(off int, d greg) { m.f.LDR(RSP.At(a64Ring+off), x(d)) }
 func (m *a64) loadPairRing(off int, d1, d2 greg) {
@@ -105,9 +116,9 @@ func (m *a64) loadPair64Ring(off int, d1, d2 greg) {
 	m.f.LDP(RSP.At(a64Ring+off), x(d1), x(d2))
 }
 
-func (m *a64) loadBlock(ptr greg, d vreg) { m.f.VLD1P(x(ptr), vv(d).B16()) }
-func (m *a64) rev32(s, d vreg)            { m.f.VREV32(vv(s).B16(), vv(d).B16()) }
-func (m *a64) eor(mm, n, d vreg)          { m.f.VEOR(vv(mm).B16(), vv(n).B16(), vv(d).B16()) }
+func (m *a64) loadBlock(ptr greg, g int, d vreg) { m.f.LDRQ(x(ptr).At(16*g), vv(d)) }
+func (m *a64) rev32(s, d vreg)                   { m.f.VREV32(vv(s).B16(), vv(d).B16()) }
+func (m *a64) eor(mm, n, d vreg)                 { m.f.VEOR(vv(mm).B16(), vv(n).B16(), vv(d).B16()) }
 func (m *a64) ext(imm int, mm, n, d vreg) {
 	m.f.VEXT(imm, vv(mm).B16(), vv(n).B16(), vv(d).B16())
 }

@@ -28,21 +28,22 @@ func (b *backend) Round(r sha1sched.Round) []step {
 	bb, c, d, e := b.variable(1, t), b.variable(2, t), b.variable(3, t), b.variable(4, t)
 	a := b.variable(0, t).r
 	tmp := b.regs.temps[t%len(b.regs.temps)]
+	eDst := b.dst(4, t)
 
-	steps := b.wkSteps(r, e, tmp[1])
-	steps = append(steps, b.fSteps(r, bb, c, d, e.r, tmp)...)
-	steps = append(steps, b.rol5Steps(t, a, e.r)...)
+	steps := b.wkSteps(r, e, eDst, tmp[1])
+	steps = append(steps, b.fSteps(r, bb, c, d, eDst, tmp)...)
+	steps = append(steps, b.rol5Steps(t, a, eDst)...)
 	if b.p.Rol30 != Rol30Fold {
-		how := b.rotateHow()
-		steps = append(steps, func() { b.m.rotate(how, 2, bb.r, bb.r) })
+		how, bDst := b.rotateHow(), b.dst(1, t)
+		steps = append(steps, func() { b.m.rotate(how, 2, bb.r, bDst) })
 	}
 	return steps
 }
 
-// wkSteps returns the steps that add W[t]+K into e (leaving e's register
-// unrotated): the load, in the first round of each -wk load, and the
-// add. free is a register the add may use as a temporary.
-func (b *backend) wkSteps(r sha1sched.Round, e val, free greg) []step {
+// wkSteps returns the steps that set dst = e + W[t]+K (dst unrotated):
+// the load, in the first round of each -wk load, and the add. free is a
+// register the add may use as a temporary.
+func (b *backend) wkSteps(r sha1sched.Round, e val, dst, free greg) []step {
 	m, t := b.m, r.T
 	loads := b.p.Loads
 	if b.arch == ARM {
@@ -85,20 +86,21 @@ func (b *backend) wkSteps(r sha1sched.Round, e val, free greg) []step {
 
 	switch {
 	case e.rot != 0 && m.addRotates(): // e = W+K + (e rotated back)
-		return append(steps, func() { m.alu(opAdd, e.r, ror(e.rot), src, e.r) })
+		return append(steps, func() { m.alu(opAdd, e.r, ror(e.rot), src, dst) })
 	case e.rot != 0 && b.p.Rol5 == Rol5Shifts && !high:
 		// e = W+K + e>>2 + e<<30: rotated back by the halves of the rotation.
 		return append(steps,
 			func() { m.alu(opAdd, e.r, shift{emit.LSR, e.rot}, src, free) },
-			func() { m.alu(opAdd, e.r, shift{emit.LSL, 32 - e.rot}, free, e.r) })
+			func() { m.alu(opAdd, e.r, shift{emit.LSL, 32 - e.rot}, free, dst) })
 	case e.rot != 0:
-		how := b.rotateHow()
-		steps = append(steps, func() { m.rotate(how, e.rot, e.r, e.r) })
+		how, x := b.rotateHow(), e
+		steps = append(steps, func() { m.rotate(how, x.rot, x.r, dst) })
+		e = val{r: dst}
 	}
 	if high {
-		return append(steps, func() { m.addHigh(src, e.r, e.r) })
+		return append(steps, func() { m.addHigh(src, e.r, dst) })
 	}
-	return append(steps, func() { m.alu(opAdd, src, shift{}, e.r, e.r) })
+	return append(steps, func() { m.alu(opAdd, src, shift{}, e.r, dst) })
 }
 
 // logic returns the step that sets dst = x op y, in one instruction
@@ -175,7 +177,7 @@ func (b *backend) rol5Steps(t int, a, e greg) []step {
 	if b.p.Rol5 == Rol5Ror {
 		how = rotateROR
 	}
-	r5 := b.regs.rol5[t%len(b.regs.rol5)]
+	r5 := b.regs.temps[t%len(b.regs.temps)][1] // f is added by then
 	return []step{
 		func() { m.rotate(how, 27, a, r5) },
 		func() { m.alu(opAdd, r5, shift{}, e, e) },
