@@ -61,8 +61,8 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 	if err := sha1sched.Generate(b, p.Schedule, name); err != nil {
 		return nil, "", err
 	}
-	if p.Order == OrderList {
-		b.m.schedule()
+	if p.Order != OrderDescription {
+		b.m.schedule(p.Order)
 	}
 	loop, err := b.m.gnu("loop")
 	if err != nil {

@@ -65,8 +65,9 @@ type machine interface {
 	label(name string)
 	jump(label string)
 	ret()
-	// schedule reorders each straight stretch of code (emit.Func.Schedule).
-	schedule()
+	// schedule reorders each straight stretch of code for core o
+	// (-order).
+	schedule(o Order)
 	// gnu returns the loop at label start in GNU syntax.
 	gnu(start string) (string, error)
 

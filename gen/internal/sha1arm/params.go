@@ -148,17 +148,21 @@ type Order int
 
 // The orders.
 const (
-	// OrderList reorders each straight stretch of code for an in-order
-	// core with a list scheduler (emit.Func.Schedule).
-	OrderList Order = iota
+	// OrderA55 reorders each straight stretch of code with a list
+	// scheduler (emit.Func.ScheduleInOrder) for LLVM's model of the
+	// in-order Cortex-A55.
+	OrderA55 Order = iota
+	// OrderA53 is OrderA55 for LLVM's model of the Cortex-A53.
+	OrderA53
 	// OrderDescription keeps the order of the description: the rounds,
-	// with the vector steps placed among them as -placement says.
+	// with the vector steps placed among them by -placement.
 	OrderDescription
 )
 
 var orderSpec = &knob.Spec{Flag: "order", What: "the order of the generated instructions:",
 	Choices: []knob.Choice{
-		OrderList:        {Name: "list", Help: "each straight stretch reordered by a list scheduler for in-order cores, whose results arrive late"},
+		OrderA55:         {Name: "a55", Help: "each straight stretch reordered by a list scheduler for the in-order Cortex-A55 (LLVM's model): NEON results after four cycles, a NEON instruction alone in its issue cycle"},
+		OrderA53:         {Name: "a53", Help: "the same for the Cortex-A53: NEON results after six cycles, and an integer instruction after a NEON one waits three"},
 		OrderDescription: {Name: "description", Help: "the description's order: the rounds, with the vector steps placed among them by -placement"},
 	}}
 
@@ -170,8 +174,9 @@ func (*Order) Spec() *knob.Spec     { return orderSpec }
 // says how they were chosen).
 func (a Arch) Defaults() Params {
 	p := Params{Schedule: sha1sched.Schedule{Lookahead: 16, Placement: sha1sched.Spread, Ch: sha1sched.ChXor, Maj: sha1sched.MajAdd}}
+	p.Rol30, p.Loads = Rol30Orr, LoadsX
 	if a == ARM {
-		p.Rol30 = Rol30Ror
+		p.Rol30, p.Order = Rol30Ror, OrderDescription
 	}
 	return p
 }

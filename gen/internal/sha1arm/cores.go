@@ -1,0 +1,143 @@
+package sha1arm
+
+import (
+	"strings"
+
+	"github.com/simdhash/simdhash/gen/internal/emit"
+)
+
+// The in-order cores that -order list schedules arm64 code for, as LLVM
+// 14's scheduling models describe them (checked with llvm-mca on chains of
+// each kind of instruction): two instructions issue per cycle, to two
+// integer units, one load/store unit and one NEON unit; an integer result
+// is ready for the next integer instruction after one cycle (two for a
+// shifted operand), though it is written back only after three; an EXTR
+// (RORW) takes three cycles and gets its operand no earlier; loads take
+// four; every NEON result six on the Cortex-A53 (four on the A55, which
+// the A53's schedule serves too); and no instruction writes back before an
+// older one, so that an integer instruction after a NEON one waits three
+// cycles. The NEON instructions are therefore held back and issued in
+// runs (emit.InOrder.Hold).
+
+// kind is what the core models distinguish of an instruction.
+type kind int
+
+const (
+	kindALU kind = iota
+	kindExtr
+	kindLoad
+	kindStore
+	kindNEON
+	kindNEONLoad
+	kindBranch
+)
+
+// kindOf classifies i by its GNU form (arm64's, or arm's, whose NEON
+// mnemonics begin with v).
+func kindOf(i *emit.Inst) kind {
+	op, args, _ := strings.Cut(i.GNU, " ")
+	a32 := strings.HasPrefix(op, "v")
+	vector := a32 || strings.Contains(args, ".16b") || strings.Contains(args, ".4s") || strings.HasPrefix(args, "q")
+	op = strings.TrimPrefix(op, "v")
+	switch {
+	case i.Branch || i.Terminal:
+		return kindBranch
+	case strings.HasPrefix(op, "ld") && vector:
+		return kindNEONLoad
+	case strings.HasPrefix(op, "ld"):
+		return kindLoad
+	case strings.HasPrefix(op, "st"):
+		return kindStore
+	case vector || strings.HasPrefix(op, "movi"):
+		return kindNEON
+	case op == "ror" && !a32:
+		return kindExtr
+	}
+	return kindALU
+}
+
+// shiftedRead reports whether i reads register r as its shifted operand.
+func shiftedRead(i *emit.Inst, r string) bool {
+	for _, a := range i.Args {
+		if rest, ok := strings.CutPrefix(a, r); ok && rest != "" && strings.ContainsRune("@<>", rune(rest[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// inOrderCore is the model of an in-order core whose NEON results
+// arrive after neon cycles, and whose NEON instructions issue first in
+// their cycle if leads.
+func inOrderCore(neon int, leads bool) emit.InOrder {
+	return emit.InOrder{
+		Width: 2,
+		Unit: func(i *emit.Inst) string {
+			switch kindOf(i) {
+			case kindLoad, kindStore, kindNEONLoad:
+				return "ldst"
+			case kindNEON:
+				return "neon"
+			case kindBranch:
+				return "branch"
+			}
+			return "alu"
+		},
+		Units: map[string]int{"alu": 2, "ldst": 1, "neon": 1, "branch": 1},
+		Delay: func(p, c *emit.Inst, r string) int {
+			switch kindOf(p) {
+			case kindNEON:
+				return neon
+			case kindLoad, kindNEONLoad:
+				return 4
+			case kindExtr:
+				return 3
+			case kindStore:
+				return 4 // a load of the stored word
+			case kindALU:
+				switch kc := kindOf(c); {
+				case r == "flags":
+					return 1
+				case kc == kindExtr:
+					return 3
+				case kc == kindLoad || kc == kindStore || kc == kindNEONLoad:
+					return 3 // an address
+				case shiftedRead(c, r):
+					return 2
+				}
+				return 1
+			}
+			return 1
+		},
+		Done: func(i *emit.Inst) int {
+			switch kindOf(i) {
+			case kindNEON:
+				return neon
+			case kindLoad, kindNEONLoad:
+				return 4
+			case kindALU, kindExtr:
+				return 3
+			}
+			return 1
+		},
+		Leads: func(i *emit.Inst) bool { return leads && kindOf(i) == kindNEON },
+		Hold:  func(i *emit.Inst) bool { return kindOf(i) == kindNEON },
+	}
+}
+
+var (
+	cortexA53 = inOrderCore(6, false)
+	cortexA55 = inOrderCore(4, true)
+)
+
+// scheduleCore is the core -order schedules for, with the trade between
+// waiting and the chain behind that gave the best code of those tried
+// (docs/sha1-schedule.md).
+func scheduleCore(o Order) emit.InOrder {
+	c := cortexA55
+	if o == OrderA53 {
+		c = cortexA53
+	}
+	c.Wait = 2
+	return c
+}
