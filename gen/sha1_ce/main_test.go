@@ -148,14 +148,17 @@ func sweepVariants(a arch) []options {
 // TestSweep generates the variants of sweepVariants for both architectures
 // into a scratch package under testdata/ and runs each, under qemu-aarch64
 // and qemu-arm with QEMU_CPU=max (which has the SHA-1 instructions),
-// against internal/ref's block function. Without qemu it is skipped
+// against internal/ref's block function, and around a guard page
+// (emittest.SHA1Tests). Without qemu it is skipped
 // (under CI it fails: make deps installs qemu-user).
 func TestSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the sweep cross-compiles the knobs' variants and runs them under qemu; run it without -short (make test)")
 	}
 	emittest.NeedQemu(t)
-	sw := emittest.NewSweep(t, sweepTest)
+	files := emittest.SHA1Tests("arm64 || arm", "hasSHA1")
+	sw := emittest.NewSweep(t, files["sweep_test.go"])
+	sw.File("guard_linux_test.go", files["guard_linux_test.go"])
 	for _, a := range emittest.QemuArches {
 		sw.Head(a.GOARCH, fmt.Sprintf("import \"golang.org/x/sys/cpu\"\n\nvar hasSHA1 = cpu.%s.HasSHA1\n\n",
 			map[string]string{"arm64": "ARM64", "arm": "ARM"}[a.GOARCH]))
@@ -172,58 +175,3 @@ func TestSweep(t *testing.T) {
 	n := sw.Run()
 	t.Logf("%d variants passed", n)
 }
-
-// sweepTest checks each variant against ref.SHA1Block: 0 to 9 whole blocks
-// (the loop's two blocks, and the last block in either) plus a partial
-// block it must ignore, from random states, leaving its input and the
-// bytes around it unchanged.
-const sweepTest = `//go:build arm64 || arm
-
-package sweep
-
-import (
-	"bytes"
-	"math/rand"
-	"testing"
-
-	"github.com/simdhash/simdhash/internal/ref"
-)
-
-type variant struct {
-	flags string
-	block func(h *[5]uint32, p []byte)
-}
-
-func TestVariants(t *testing.T) {
-	if !hasSHA1 {
-		t.Fatal("the emulated CPU lacks the SHA-1 instructions: run qemu with -cpu max (QEMU_CPU=max)")
-	}
-	for _, v := range variants {
-		t.Run(v.flags, func(t *testing.T) {
-			rng := rand.New(rand.NewSource(1))
-			for n := 0; n <= 9; n++ {
-				for _, extra := range []int{0, 1, 63} {
-					var h [5]uint32
-					for i := range h {
-						h[i] = rng.Uint32()
-					}
-					buf := make([]byte, 16+64*n+extra+16)
-					rng.Read(buf)
-					saved := bytes.Clone(buf)
-					p := buf[16 : 16+64*n+extra]
-					want := h
-					ref.SHA1Blocks(&want, p)
-					got := h
-					v.block(&got, p)
-					if got != want {
-						t.Fatalf("%d blocks + %d bytes: state %08x, want %08x", n, extra, got, want)
-					}
-					if !bytes.Equal(buf, saved) {
-						t.Fatalf("%d blocks + %d bytes: the kernel changed its input or the bytes around it", n, extra)
-					}
-				}
-			}
-		})
-	}
-}
-`

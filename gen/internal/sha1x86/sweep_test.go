@@ -108,7 +108,7 @@ func scratchKernels(t *testing.T, test string, vs []scratchVariant) string {
 	table.WriteString("}\n")
 	decl.Write(table.Bytes())
 	write(t, filepath.Join(dir, "decl_amd64.go"), decl.String())
-	for name, src := range emittest.SHA1Tests("amd64") {
+	for name, src := range emittest.SHA1Tests("amd64", "") {
 		write(t, filepath.Join(dir, name), src)
 	}
 	return dir

@@ -178,12 +178,17 @@ func NeedQemu(t *testing.T) {
 // every extension the kernels use, and logs go test's summary; it fails
 // the test, with the output, if they fail.
 func TestUnderQemu(t *testing.T, dir, goarch, qemu string) {
+	testUnderQemu(t, dir, goarch, qemu, "max")
+}
+
+// testUnderQemu is TestUnderQemu on the CPU model cpu.
+func testUnderQemu(t *testing.T, dir, goarch, qemu, cpu string) {
 	t.Helper()
 	start := time.Now()
 	goBin, _ := GoTool(t)
-	out := Run(t, dir, []string{"GOOS=linux", "GOARCH=" + goarch, "GOARM=7", "CGO_ENABLED=0", "QEMU_CPU=max"},
+	out := Run(t, dir, []string{"GOOS=linux", "GOARCH=" + goarch, "GOARM=7", "CGO_ENABLED=0", "QEMU_CPU=" + cpu},
 		goBin, "test", "-count=1", "-exec", qemu, ".")
-	t.Logf("%s under %s (%.1fs): %s", goarch, qemu, time.Since(start).Seconds(), strings.TrimSpace(string(out)))
+	t.Logf("%s under %s -cpu %s (%.1fs): %s", goarch, qemu, cpu, time.Since(start).Seconds(), strings.TrimSpace(string(out)))
 }
 
 // WriteFile writes s to path, failing the test if it cannot.
@@ -204,6 +209,7 @@ type Sweep struct {
 	head  map[string]string
 	decls map[string]*strings.Builder // per GOARCH: the declarations, then the table
 	table map[string]*strings.Builder
+	cpu   map[string]string // per GOARCH, the qemu CPU model, if not max
 	n     int
 }
 
@@ -222,6 +228,19 @@ func NewSweep(t *testing.T, test string) *Sweep {
 // Head sets what goarch's Go file holds after its package clause: the
 // imports and variables its declarations and the test need.
 func (s *Sweep) Head(goarch, text string) { s.head[goarch] = text }
+
+// File adds a file to the scratch package.
+func (s *Sweep) File(name, text string) { WriteFile(s.t, filepath.Join(s.dir, name), text) }
+
+// CPU sets the qemu CPU model that runs goarch's variants (max if not
+// set): one that lacks an extension the variants must not use makes a
+// stray instruction fault.
+func (s *Sweep) CPU(goarch, model string) {
+	if s.cpu == nil {
+		s.cpu = map[string]string{}
+	}
+	s.cpu[goarch] = model
+}
 
 // Add adds a variant for goarch: the generated file, made with the knobs
 // flags, in which each function of fns, with Go signature sig, is renamed
@@ -260,7 +279,11 @@ func (s *Sweep) Run() int {
 		WriteFile(s.t, filepath.Join(s.dir, "variants_"+a.GOARCH+".go"), text)
 	}
 	for _, a := range QemuArches {
-		TestUnderQemu(s.t, s.dir, a.GOARCH, a.Qemu)
+		cpu := "max"
+		if c, ok := s.cpu[a.GOARCH]; ok {
+			cpu = c
+		}
+		testUnderQemu(s.t, s.dir, a.GOARCH, a.Qemu, cpu)
 	}
 	return s.n
 }

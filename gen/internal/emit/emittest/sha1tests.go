@@ -3,25 +3,31 @@ package emittest
 import "strings"
 
 // SHA1Tests returns the test files of a scratch package of SHA-1 block
-// functions (the knob sweeps of gen/internal/sha1x86 and sha1arm), by
-// file name, for the build constraint expr (the package's GOARCHes). The
-// package declares, in files of its own,
+// functions (the knob sweeps of gen/internal/sha1x86, gen/internal/sha1arm
+// and gen/sha1_ce), by file name, for the build constraint expr (the
+// package's GOARCHes). The package declares, in files of its own,
 //
 //	var variants = []variant{{"label", blockN}, ...}
 //
 // with blockN of type func(h *[5]uint32, p []byte), and the tests check
-// every one of them against internal/ref.
-func SHA1Tests(expr string) map[string]string {
+// every one of them against internal/ref. If need is not empty, it is a
+// boolean the package declares, which says that the CPU has what the
+// kernels need: the tests fail at once if it is false.
+func SHA1Tests(expr, need string) map[string]string {
+	check := ""
+	if need != "" {
+		check = "\tif !" + need + " {\n\t\tt.Fatal(\"the emulated CPU lacks what the kernels need (" + need + " is false): check the qemu -cpu model\")\n\t}\n"
+	}
 	return map[string]string{
-		"sweep_test.go":       strings.ReplaceAll(sha1Test, "CONSTRAINT", expr),
+		"sweep_test.go":       strings.ReplaceAll(strings.ReplaceAll(sha1Test, "CONSTRAINT", expr), "\tNEED\n", check),
 		"guard_linux_test.go": strings.ReplaceAll(sha1GuardTest, "CONSTRAINT", expr),
 	}
 }
 
 // sha1Test checks every variant's block function against the FIPS 180-4
-// reference: random states, 0..20 whole blocks with a trailing partial
-// block that must be ignored, and bytes around the input that must not
-// change.
+// reference: random states, 0..20 whole blocks, alone or with a trailing
+// partial block of 1, 37 or 63 bytes that must be ignored, and bytes
+// around the input that must not change.
 const sha1Test = `//go:build CONSTRAINT
 
 package sweep
@@ -40,28 +46,29 @@ type variant struct {
 }
 
 func TestVariants(t *testing.T) {
+	NEED
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
 			rng := rand.New(rand.NewSource(1))
 			for n := 0; n <= 20; n++ {
-				buf := make([]byte, 16+64*n+37+16)
-				rng.Read(buf)
-				saved := bytes.Clone(buf)
-				p := buf[16 : 16+64*n+37]
-				var h, want [5]uint32
-				for i := range h {
-					h[i] = rng.Uint32()
-				}
-				want = h
-				for i := 0; i < n; i++ {
-					ref.SHA1Block(&want, (*[64]byte)(p[64*i:]))
-				}
-				v.block(&h, p)
-				if h != want {
-					t.Fatalf("%d blocks: state %08x, want %08x", n, h, want)
-				}
-				if !bytes.Equal(buf, saved) {
-					t.Fatalf("%d blocks: the kernel changed its input or the bytes around it", n)
+				for _, extra := range []int{0, 1, 37, 63} {
+					buf := make([]byte, 16+64*n+extra+16)
+					rng.Read(buf)
+					saved := bytes.Clone(buf)
+					p := buf[16 : 16+64*n+extra]
+					var h [5]uint32
+					for i := range h {
+						h[i] = rng.Uint32()
+					}
+					want := h
+					ref.SHA1Blocks(&want, p)
+					v.block(&h, p)
+					if h != want {
+						t.Fatalf("%d blocks + %d bytes: state %08x, want %08x", n, extra, h, want)
+					}
+					if !bytes.Equal(buf, saved) {
+						t.Fatalf("%d blocks + %d bytes: the kernel changed its input or the bytes around it", n, extra)
+					}
 				}
 			}
 		})
