@@ -62,23 +62,6 @@ func archOf(args []string) (sha1arm.Arch, error) {
 	return a, nil
 }
 
-// generate writes the kernel of arch with p to out, and its block loop in
-// GNU syntax to gnu if that is not empty; argv is the command named in the
-// file's header.
-func generate(arch sha1arm.Arch, p sha1arm.Params, out, gnu string, argv []string) error {
-	file, loop, err := arch.Generate(p, "", arch.String()+" && !purego")
-	if err != nil {
-		return err
-	}
-	if err := file.Write(out, argv); err != nil {
-		return err
-	}
-	if gnu != "" {
-		return os.WriteFile(gnu, []byte(loop), 0o644)
-	}
-	return nil
-}
-
 func run(args []string, stderr io.Writer) error {
 	arch, err := archOf(args)
 	if err != nil {
@@ -86,19 +69,28 @@ func run(args []string, stderr io.Writer) error {
 	}
 	p := arch.Defaults()
 	fs := flag.NewFlagSet("sha1_neon", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // a bad flag is reported in one line, by main
 	fs.Var(&arch, "arch", "the target: arm64 or arm (32-bit, NEON as WORDs)")
 	out := fs.String("out", "", "write the Go assembly to `file`")
 	gnu := fs.String("gnu", "", "write the block loop in GNU syntax to `file` (for llvm-mca)")
 	knob.Register(fs, arch.Knobs(&p)...)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+		}
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if *out == "" {
-		return errors.New("-out is required")
+	if *out == "" && *gnu == "" {
+		return errors.New("nothing to do: give -out and/or -gnu")
 	}
-	return generate(arch, p, *out, *gnu, emit.Command(args))
+	file, loop, err := arch.Generate(p, "", arch.String()+" && !purego")
+	if err != nil {
+		return err
+	}
+	return emit.WriteOutputs(file, args, *out, *gnu, "The block loop of "+sha1arm.Function+" in GNU syntax (for llvm-mca):",
+		"// blocks 1\n"+loop)
 }
