@@ -3,9 +3,11 @@ package ghash
 import (
 	"os"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/asmtext"
 )
 
 // The 32-bit arm "neon" kernel must run on NEON cores without the ARMv8
@@ -29,12 +31,9 @@ func vmullP64Lines(body []string) []string {
 			bad = append(bad, l)
 			continue
 		}
-		code, _, _ := strings.Cut(l, "//")
-		for _, m := range wordText.FindAllStringSubmatch(code, -1) {
-			w, err := strconv.ParseUint(m[1], 0, 32)
-			if err != nil || isVMULLP64(uint32(w)) {
-				bad = append(bad, l)
-			}
+		words, ok := asmtext.Words(l)
+		if !ok || slices.ContainsFunc(words, isVMULLP64) {
+			bad = append(bad, l)
 		}
 	}
 	return bad
@@ -48,7 +47,7 @@ func TestARMNEONKernelTextHasNoVMULLP64(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the generated arm kernels: %v", err)
 	}
-	body, ok := textBody(string(src), "ghashNEON")
+	body, ok := asmtext.Body(string(src), "ghashNEON")
 	if !ok {
 		t.Fatal("ghash_arm.s has no TEXT ·ghashNEON(SB)")
 	}
@@ -59,15 +58,13 @@ func TestARMNEONKernelTextHasNoVMULLP64(t *testing.T) {
 	if !strings.Contains(strings.Join(body, "\n"), "// vmull.p8 q") {
 		t.Error("the arm neon kernel has no vmull.p8: is ghashNEON the right function?")
 	}
-	pmull, _ := textBody(string(src), "ghashPMULL")
+	pmull, _ := asmtext.Body(string(src), "ghashPMULL")
 	if len(vmullP64Lines(pmull)) == 0 {
 		t.Error("ghashPMULL has no VMULL.P64: the detector or the file is wrong")
 	}
 	for name, want := range map[string]string{"ghashNEON": "NEON", "ghashPMULL": "NEON, PMULL"} {
-		re := regexp.MustCompile(`// Requires: ([^\n]*)\nTEXT ·` + name + `\(SB\)`)
-		m := re.FindStringSubmatch(string(src))
-		if m == nil || m[1] != want {
-			t.Errorf("%s: Requires line %q, want %q", name, m, want)
+		if got, _ := asmtext.Requires(string(src), name); got != want {
+			t.Errorf("%s: Requires line %q, want %q", name, got, want)
 		}
 	}
 }

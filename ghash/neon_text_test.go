@@ -3,9 +3,11 @@ package ghash
 import (
 	"os"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/asmtext"
 )
 
 // The "neon" kernel is selected on CPUs without the 64-bit PMULL, and qemu
@@ -14,52 +16,26 @@ import (
 // run fine under emulation and fault on the hardware the kernel is for.
 // These tests read the generated text instead. They run on every GOARCH.
 
-var (
-	// VPMULL/VPMULL2 with doubleword operands or a quadword result.
-	pmull64Text = regexp.MustCompile(`(?i)\bVPMULL2?\b[^/\n]*\.(D1|D2|Q1)\b`)
-	wordText    = regexp.MustCompile(`\bWORD\s+\$(0x[0-9a-fA-F]+|\d+)`)
-)
+// pmull64Text is VPMULL or VPMULL2 with doubleword operands or a
+// quadword result.
+var pmull64Text = regexp.MustCompile(`(?i)\bVPMULL2?\b[^/\n]*\.(D1|D2|Q1)\b`)
 
 // isPMULL64 reports whether the instruction word w is PMULL or PMULL2 with
 // size = 11 (1Q <- 1D/2D): 0 Q 0 01110 11 1 Rm 111000 Rn Rd.
 func isPMULL64(w uint32) bool { return w&0xbfe0fc00 == 0x0ee0e000 }
-
-// textBody returns the lines of the TEXT block for symbol name in src, up
-// to the next TEXT, DATA or GLOBL.
-func textBody(src, name string) (lines []string, ok bool) {
-	in := false
-	for _, l := range strings.Split(src, "\n") {
-		t := strings.TrimSpace(l)
-		switch {
-		case strings.HasPrefix(t, "TEXT "):
-			in = strings.Contains(t, "·"+name+"(SB)")
-			ok = ok || in
-			continue
-		case strings.HasPrefix(t, "DATA ") || strings.HasPrefix(t, "GLOBL "):
-			in = false
-		}
-		if in {
-			lines = append(lines, l)
-		}
-	}
-	return lines, ok
-}
 
 // pmull64Lines returns the lines of body that hold a 64-bit PMULL, written
 // out or as a WORD.
 func pmull64Lines(body []string) []string {
 	var bad []string
 	for _, l := range body {
-		code, _, _ := strings.Cut(l, "//")
-		if pmull64Text.MatchString(code) {
+		if pmull64Text.MatchString(asmtext.Code(l)) {
 			bad = append(bad, l)
 			continue
 		}
-		for _, m := range wordText.FindAllStringSubmatch(code, -1) {
-			w, err := strconv.ParseUint(m[1], 0, 32)
-			if err != nil || isPMULL64(uint32(w)) {
-				bad = append(bad, l)
-			}
+		words, ok := asmtext.Words(l)
+		if !ok || slices.ContainsFunc(words, isPMULL64) {
+			bad = append(bad, l)
 		}
 	}
 	return bad
@@ -73,7 +49,7 @@ func TestNEONKernelTextHasNoPMULL64(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the generated arm64 kernels: %v", err)
 	}
-	body, ok := textBody(string(src), "ghashNEON")
+	body, ok := asmtext.Body(string(src), "ghashNEON")
 	if !ok {
 		t.Fatal("ghash_arm64.s has no TEXT ·ghashNEON(SB)")
 	}
@@ -87,10 +63,8 @@ func TestNEONKernelTextHasNoPMULL64(t *testing.T) {
 
 	// The Requires lines must agree with the dispatch flags in kernel_arm64.go.
 	for name, want := range map[string]string{"ghashNEON": "ASIMD", "ghashPMULL": "ASIMD, PMULL"} {
-		re := regexp.MustCompile(`// Requires: ([^\n]*)\nTEXT ·` + name + `\(SB\)`)
-		m := re.FindStringSubmatch(string(src))
-		if m == nil || m[1] != want {
-			t.Errorf("%s: Requires line %q, want %q", name, m, want)
+		if got, _ := asmtext.Requires(string(src), name); got != want {
+			t.Errorf("%s: Requires line %q, want %q", name, got, want)
 		}
 	}
 }
@@ -124,10 +98,10 @@ func TestPMULL64Detector(t *testing.T) {
 		}
 	}
 	src := "TEXT ·a(SB), $0\n\tVPMULL V1.D1, V0.D1, V2.Q1\nTEXT ·b(SB), $0\n\tRET\nDATA x<>+0(SB)/8, $0\n"
-	if body, ok := textBody(src, "b"); !ok || len(pmull64Lines(body)) != 0 {
-		t.Error("textBody(b) included another function's text")
+	if body, ok := asmtext.Body(src, "b"); !ok || len(pmull64Lines(body)) != 0 {
+		t.Error("asmtext.Body(b) included another function's text")
 	}
-	if body, ok := textBody(src, "a"); !ok || len(pmull64Lines(body)) != 1 {
-		t.Error("textBody(a) missed its own text")
+	if body, ok := asmtext.Body(src, "a"); !ok || len(pmull64Lines(body)) != 1 {
+		t.Error("asmtext.Body(a) missed its own text")
 	}
 }

@@ -1,0 +1,63 @@
+// Package asmtext reads generated Go assembly, for the tests that check
+// what a kernel's text holds: an instruction a kernel must run without
+// (the 64-bit PMULL, the SHA-1 instructions) is caught whether it is
+// written as a mnemonic or as a WORD, which qemu would run anyway.
+package asmtext
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Body returns the lines of the TEXT block for symbol name in src, up to
+// the next TEXT, DATA or GLOBL, and whether there is such a block.
+func Body(src, name string) (lines []string, ok bool) {
+	in := false
+	for _, l := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "TEXT "):
+			in = strings.Contains(t, "·"+name+"(SB)")
+			ok = ok || in
+			continue
+		case strings.HasPrefix(t, "DATA ") || strings.HasPrefix(t, "GLOBL "):
+			in = false
+		}
+		if in {
+			lines = append(lines, l)
+		}
+	}
+	return lines, ok
+}
+
+// Code is the line without its comment.
+func Code(line string) string {
+	code, _, _ := strings.Cut(line, "//")
+	return code
+}
+
+var wordText = regexp.MustCompile(`\bWORD\s+\$(0x[0-9a-fA-F]+|\d+)`)
+
+// Words returns the values of the WORD directives in the code of line;
+// ok is false if one of them is not a 32-bit number.
+func Words(line string) (words []uint32, ok bool) {
+	for _, m := range wordText.FindAllStringSubmatch(Code(line), -1) {
+		w, err := strconv.ParseUint(m[1], 0, 32)
+		if err != nil {
+			return words, false
+		}
+		words = append(words, uint32(w))
+	}
+	return words, true
+}
+
+// Requires returns the "Requires:" line above the TEXT of symbol name in
+// src, without its prefix, and whether there is one.
+func Requires(src, name string) (string, bool) {
+	m := regexp.MustCompile(`// Requires: ([^\n]*)\nTEXT ·` + regexp.QuoteMeta(name) + `\(SB\)`).FindStringSubmatch(src)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
