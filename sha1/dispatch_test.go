@@ -19,8 +19,8 @@ import (
 func TestRegistry(t *testing.T) {
 	want := map[string][]string{
 		"amd64":   {"shani", "avx2", "avx", "ssse3", "generic"},
-		"arm64":   {"ce", "generic"},
-		"arm":     {"ce", "generic"},
+		"arm64":   {"ce", "neon", "generic"},
+		"arm":     {"ce", "neon", "generic"},
 		"386":     {"stdlib", "generic"},
 		"loong64": {"stdlib", "generic"},
 		"s390x":   {"stdlib", "generic"},

@@ -3,8 +3,10 @@ package sha1
 // The SSSE3, AVX and AVX2 kernels are generated from one description of the
 // schedule in gen/internal/sha1x86, the SHA-NI kernel by gen/sha1_shani, and
 // the CPUID helper its dispatch needs by gen/cpuid; the arm64 and arm
-// kernels with the SHA1 instructions from one description by gen/sha1_ce.
-// The header of each .s names its command.
+// kernels with the SHA1 instructions from one description by gen/sha1_ce;
+// the arm64 and arm kernels for cores without them, the same schedule as
+// SSSE3 and AVX on NEON, by gen/sha1_neon (gen/internal/sha1arm). The
+// header of each .s names its command.
 
 //go:generate go -C ../gen run ./sha1_ssse3 -out ../sha1/sha1block_ssse3_amd64.s
 //go:generate go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s
@@ -13,3 +15,5 @@ package sha1
 //go:generate go -C ../gen run ./cpuid -out ../sha1/cpuid_amd64.s
 //go:generate go -C ../gen run ./sha1_ce -out ../sha1/sha1block_ce_arm64.s
 //go:generate go -C ../gen run ./sha1_ce -arch arm -out ../sha1/sha1block_ce_arm.s
+//go:generate go -C ../gen run ./sha1_neon -out ../sha1/sha1block_neon_arm64.s
+//go:generate go -C ../gen run ./sha1_neon -arch arm -out ../sha1/sha1block_neon_arm.s

@@ -24,6 +24,7 @@ const (
 	kernelAVX2             // amd64
 	kernelSHANI            // amd64
 	kernelCE               // arm64 and arm: the SHA1 instructions
+	kernelNEON             // arm64 and arm: the vectorised schedule on NEON
 	kernelStdlib           // 386, loong64, s390x: crypto/sha1 itself
 )
 
@@ -51,7 +52,7 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the block function chosen at init for this CPU:
-// "shani", "avx2", "avx" or "ssse3" on amd64, "ce" on arm64 and arm,
+// "shani", "avx2", "avx" or "ssse3" on amd64, "ce" or "neon" on arm64 and arm,
 // "stdlib" (crypto/sha1's own code) on 386, loong64 and s390x, or
 // "generic". The choice follows golang.org/x/sys/cpu and, for the amd64 SHA
 // extensions, which that package does not report, CPUID and GODEBUG's

@@ -10,3 +10,9 @@ import "golang.org/x/sys/cpu"
 // assemble whatever GOARM is; a GOARM=6 binary on an ARM11 runs generic.
 // GODEBUG=cpu.sha1=off turns it off.
 var hasSHA1Ext = cpu.ARM.HasSHA1 && cpu.ARM.HasNEON
+
+// hasNEON tests the extension on the "Requires:" line of blockNEON in
+// sha1block_neon_arm.s: NEON (a Cortex-A7, A9, A15, or an Armv8 core
+// without the SHA-1 instructions). Its NEON instructions are WORDs too:
+// a GOARM=6 binary on an ARM11, which has no NEON, runs generic.
+var hasNEON = cpu.ARM.HasNEON

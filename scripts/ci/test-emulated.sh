@@ -35,12 +35,13 @@ run amd64 Westmere    cpu.pclmulqdq=off SIMDHASH_GHASH_KERNEL=generic ./ghash
 run amd64 qemu64      "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # no PCLMULQDQ
 
 run arm64 "" ""            SIMDHASH_SHA1_KERNEL=ce      ./sha1 # every model has the SHA1 instructions
-run arm64 "" cpu.sha1=off  SIMDHASH_SHA1_KERNEL=generic ./sha1
+run arm64 "" cpu.sha1=off  SIMDHASH_SHA1_KERNEL=neon    ./sha1 # as on a core without them
+run arm64 "" cpu.sha1=off,cpu.asimd=off SIMDHASH_SHA1_KERNEL=generic ./sha1
 run arm64 "" ""            SIMDHASH_GHASH_KERNEL=pmull ./ghash
 run arm64 "" cpu.pmull=off SIMDHASH_GHASH_KERNEL=neon  ./ghash
 
 export GOARM=7
-run arm cortex-a15 "" SIMDHASH_SHA1_KERNEL=generic  ./sha1  # NEON, no SHA1 instructions
+run arm cortex-a15 "" SIMDHASH_SHA1_KERNEL=neon     ./sha1  # NEON, no SHA1 instructions (they raise SIGILL there)
 run arm cortex-a15 "" SIMDHASH_GHASH_KERNEL=neon    ./ghash # NEON, no VMULL.P64 (it raises SIGILL there)
 run arm max        "" SIMDHASH_SHA1_KERNEL=ce       ./sha1  # + the SHA1 instructions
 run arm max        "" SIMDHASH_GHASH_KERNEL=pmull   ./ghash # + VMULL.P64
