@@ -46,29 +46,7 @@ type InOrder struct {
 // chain of delays after it and the cycles the core would wait for it
 // (InOrder.Wait), so that the core stalls as little as the dependences
 // allow.
-func (f *Func) ScheduleInOrder(c InOrder) {
-	var out, region []any
-	flush := func() {
-		out = append(out, c.scheduleRegion(region)...)
-		region = nil
-	}
-	for _, n := range f.nodes {
-		switch n := n.(type) {
-		case Label:
-			flush()
-			out = append(out, n)
-		case *Inst:
-			region = append(region, n)
-			if n.Branch || n.Terminal {
-				flush()
-			}
-		default:
-			region = append(region, n)
-		}
-	}
-	flush()
-	f.nodes = out
-}
+func (f *Func) ScheduleInOrder(c InOrder) { f.reorder(c.scheduleRegion) }
 
 // graph is the dependences of a stretch of instructions: an edge j -> i
 // means that i, later in the description's order, issues at least delay

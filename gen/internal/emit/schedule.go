@@ -33,10 +33,14 @@ type Core struct {
 }
 
 // ScheduleFor is Schedule for the processor model c.
-func (f *Func) ScheduleFor(c Core) {
+func (f *Func) ScheduleFor(c Core) { f.reorder(c.scheduleRegion) }
+
+// reorder replaces every straight-line stretch of f (the nodes between
+// labels, each ending at a branch) with what order returns for it.
+func (f *Func) reorder(order func(region []any) []any) {
 	var out, region []any
 	flush := func() {
-		out = append(out, c.scheduleRegion(region)...)
+		out = append(out, order(region)...)
 		region = nil
 	}
 	for _, n := range f.nodes {
@@ -82,27 +86,7 @@ func (c Core) completion(i *Inst) int {
 func (c Core) scheduleRegion(nodes []any) []any {
 	// Comments before the first instruction stay at the top; the others
 	// go with the instruction after them.
-	var head []any
-	var insts []*Inst
-	var pending []Comment
-	for _, n := range nodes {
-		switch n := n.(type) {
-		case Comment:
-			if len(insts) == 0 {
-				head = append(head, n)
-			} else {
-				pending = append(pending, n)
-			}
-		case *Inst:
-			n.notes = append(n.notes, pending...)
-			pending = nil
-			insts = append(insts, n)
-		}
-	}
-	var tail []any
-	for _, c := range pending {
-		tail = append(tail, c)
-	}
+	head, insts, tail := splitRegion(nodes)
 	n := len(insts)
 	pinned := n > 0 && (insts[n-1].Branch || insts[n-1].Terminal)
 	free := n
