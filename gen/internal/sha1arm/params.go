@@ -174,8 +174,9 @@ func (*Order) Spec() *knob.Spec     { return orderSpec }
 // says how they were chosen).
 func (a Arch) Defaults() Params {
 	p := Params{Schedule: sha1sched.Schedule{Lookahead: 16, Placement: sha1sched.Spread, Ch: sha1sched.ChXor, Maj: sha1sched.MajAdd}}
-	p.Rol30, p.Loads = Rol30Orr, LoadsX
-	if a == ARM {
+	if a == ARM64 {
+		p.Rol30, p.Loads = Rol30Orr, LoadsX
+	} else {
 		p.Rol30, p.Order = Rol30Ror, OrderDescription
 	}
 	return p
