@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Static throughput estimates of the arm64 and arm kernels with llvm-mca:
-# GHASH, then SHA-1 (its section below says how).
+# GHASH, then SHA-1 (its sections below say how: the ce kernel, then neon).
 #
 # Runs the generator (gen/ghash_neon) with -gnu, which writes each kernel's
 # main loop in GNU syntax, feeds each loop to llvm-mca for the Cortex-A53,
@@ -135,7 +135,24 @@ row "Go crypto/sha1" "$dir/sha1-abi0.s" 64
 row "generic (our portable code)" "$dir/sha1-blockGeneric.s" 64
 printf '%-34s %10s %10s %10s\n' "BoringSSL sha1-armv8 (issue 11)" 2.52 1.91 2.25
 printf '%-34s %10s %10s %10s\n' "target" 2.52 1.91 2.14
+
+# SHA-1 without the SHA1 instructions: the block loop of gen/sha1_neon (one
+# block per iteration; -gnu, with NEON_ARGS passed on, e.g.
+# NEON_ARGS='-order description'), modelled as above, beside issue 12's
+# anchors: BoringSSL's integer loop (sha1-armv8, for cores without the
+# instructions) and 32-bit NEON loop, Linux's sha1-armv7-neon, and Go's
+# crypto/sha1 on 32-bit arm (its scalar assembly).
+# shellcheck disable=SC2086
+for arch in arm64 arm; do
+	"$GO" -C gen run ./sha1_neon -arch "$arch" -gnu "$dir/neon-$arch.s" ${NEON_ARGS:-}
+	nobranch "$dir/neon-$arch.s" >"$dir/neon-$arch.loop.s"
+done
+row "neon (gen/sha1_neon, 1 block)" "$dir/neon-arm64.loop.s" 64
+printf '%-34s %10s %10s %10s\n' "BoringSSL sha1-armv8 integer" 10.38 10.30 7.71
+printf '%-34s %10s %10s %10s\n' "target (issue 12)" 7.8 7.7 4.47
 echo
 echo "SHA-1, cycles/byte of the block loop (32-bit arm, AArch32, cortex-a57):"
 printf "%-34s%s\n" "ce (gen/sha1_ce, $blocks blocks)" "$(sha1mca armv7a cortex-a57 "$dir/sha1-arm.loop.s" $((64 * blocks)))"
 printf '%-34s %10s\n' "BoringSSL sha1-armv4 (issue 11)" 2.24 "target" 2.24
+printf "%-34s%s\n" "neon (gen/sha1_neon, 1 block)" "$(sha1mca armv7a cortex-a57 "$dir/neon-arm.loop.s" 64)"
+printf '%-34s %10s\n' "BoringSSL sha1-armv4 NEON" 4.47 "Linux sha1-armv7-neon" 5.02 "Go crypto/sha1 (scalar)" 11.7 "target (issue 12)" 4.47
