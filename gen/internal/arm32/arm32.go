@@ -15,7 +15,9 @@
 // word. Such WORDs assemble under any GOARM; whether they may run is the
 // caller's dispatch decision (golang.org/x/sys/cpu's ARM.HasNEON).
 // General-purpose instructions (argument loads, loop counters, branches)
-// are written in Go's normal arm syntax: MOVW, ADD, SUB.S, BNE.
+// are written in Go's normal arm syntax: MOVW, ADD, SUB.S, BNE; a shifted
+// register operand is a Shifted (f.ADD(R1.ROR(27), R2, R3) is
+// ADD R1@>27, R2, R3).
 //
 // Registers are Go values: QReg is a 128-bit register Q0–Q15 and DReg a
 // 64-bit register D0–D31; Qn is the pair D2n (low half), D2n+1 (high half),
@@ -24,7 +26,7 @@
 // then the sources, the destination last, which is the reverse of the GNU
 // order printed in a WORD's comment: f.VEOR(Q3, Q2, Q1) is veor q1, q2, q3
 // (q1 = q2 ^ q3), f.VEXT(8, Q3, Q2, Q1) is vext.8 q1, q2, q3, #8, and
-// f.ADD(16, R2, R2) is ADD $16, R2, R2. A load takes its address first
+// f.SUB(16, R2, R2) is SUB $16, R2, R2. A load takes its address first
 // (f.VLDR(R1, 8, Dn(0)) is vldr d0, [r1, #8]), a store its registers
 // first. Operand shapes an instruction lacks panic when the generator
 // runs.

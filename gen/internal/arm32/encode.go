@@ -29,11 +29,8 @@ func quad(v Vec) uint32 {
 // The bitwise operations are opc 0001, o = 1, with U:sz selecting one.
 const (
 	encVAND = 0xf2000110
-	encVBIC = 0xf2100110
 	encVORR = 0xf2200110
-	encVORN = 0xf2300110
 	encVEOR = 0xf3000110
-	encVBSL = 0xf3100110
 )
 
 // Three registers of different lengths, VMULL (polynomial, op = 1):
@@ -87,11 +84,8 @@ const encVTBL = 0xf3b00800
 func encMisc(opc1, opc2 uint32) uint32 { return 0xf3b00000 | opc1<<16 | opc2<<7 }
 
 var (
-	encVREV64 = encMisc(0, 0)
 	encVREV32 = encMisc(0, 1)
-	encVTRN   = encMisc(2, 1)
 	encVUZP   = encMisc(2, 2)
-	encVZIP   = encMisc(2, 3)
 )
 
 // Two registers and a shift amount: 1111001U 1D imm6 Vd opc L Q M 1 Vm.

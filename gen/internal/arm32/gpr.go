@@ -73,11 +73,11 @@ func (f *Func) dataProc(goOp, gnuOp string, m Operand2, n, d Reg) {
 	f.gpr(goOp, []string{mg, n.String(), d.String()}, fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), mu), res(n, s.Reg), res(d))
 }
 
-// ADDReg sets d = n + m, m a register or a shifted register (the register
-// form of ADD).
-func (f *Func) ADDReg(m Operand2, n, d Reg) { f.dataProc("ADD", "add", m, n, d) }
+// ADD sets d = n + m, m a register or a shifted register.
+func (f *Func) ADD(m Operand2, n, d Reg) { f.dataProc("ADD", "add", m, n, d) }
 
-// BICReg sets d = n &^ m (the register form of BIC).
+// BICReg sets d = n &^ m (the register form of BIC, whose immediate form
+// is BIC).
 func (f *Func) BICReg(m Operand2, n, d Reg) { f.dataProc("BIC", "bic", m, n, d) }
 
 // EOR sets d = n ^ m.

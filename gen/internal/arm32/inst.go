@@ -53,18 +53,6 @@ func (f *Func) VEOR(m, n, d Vec) { f.logic("veor", encVEOR, m, n, d) }
 // VAND sets d = n & m.
 func (f *Func) VAND(m, n, d Vec) { f.logic("vand", encVAND, m, n, d) }
 
-// VORR sets d = n | m.
-func (f *Func) VORR(m, n, d Vec) { f.logic("vorr", encVORR, m, n, d) }
-
-// VBIC sets d = n &^ m.
-func (f *Func) VBIC(m, n, d Vec) { f.logic("vbic", encVBIC, m, n, d) }
-
-// VORN sets d = n | ^m.
-func (f *Func) VORN(m, n, d Vec) { f.logic("vorn", encVORN, m, n, d) }
-
-// VBSL sets d = (d & n) | (^d & m): d selects bits from n where set, from m where clear.
-func (f *Func) VBSL(m, n, d Vec) { f.logic("vbsl", encVBSL, m, n, d).In = res(d, n, m) }
-
 // VMOV copies m to d (VORR d, m, m).
 func (f *Func) VMOV(m, d Vec) {
 	sameWidth("vmov", d, m)
@@ -181,21 +169,6 @@ func (f *Func) pairwise(name string, enc uint32, size int, m, d Vec) {
 // even-numbered elements, m the odd ones (vuzp.size).
 func (f *Func) VUZP(size int, m, d Vec) { f.pairwise("vuzp", encVUZP, size, m, d) }
 
-// VZIP interleaves the elements of d and m in place: d gets d[0], m[0],
-// d[1], m[1], ... and m the rest (vzip.size).
-func (f *Func) VZIP(size int, m, d Vec) { f.pairwise("vzip", encVZIP, size, m, d) }
-
-// VTRN transposes pairs of elements: d[2i+1] and m[2i] are exchanged (vtrn.size).
-func (f *Func) VTRN(size int, m, d Vec) { f.pairwise("vtrn", encVTRN, size, m, d) }
-
-// VREV64 reverses the elements of size bits within each doubleword of m into d.
-func (f *Func) VREV64(size int, m, d Vec) {
-	sameWidth("vrev64", d, m)
-	sz := elemSize("vrev64", size, 8, 16, 32)
-	f.neon("NEON", encVREV64|sz<<18|quad(d)|fields(d.D(), 0, m.D()),
-		fmt.Sprintf("vrev64.%d %v, %v", size, d, m), res(m), res(d))
-}
-
 // VREV32 reverses the elements of size bits (8 or 16) within each word of
 // m into d: with 8, it turns big-endian words into little-endian ones.
 func (f *Func) VREV32(size int, m, d Vec) {
@@ -231,12 +204,6 @@ func (f *Func) VSHL(size, imm int, m, d Vec) {
 // keeping d's top imm bits (vsri).
 func (f *Func) VSRI(size, imm int, m, d Vec) {
 	f.shift("vsri", "", 1, 0x4, size, imm, m, d, true).In = res(d, m)
-}
-
-// VSLI shifts each element of m left by imm and inserts it into d,
-// keeping d's low imm bits (vsli).
-func (f *Func) VSLI(size, imm int, m, d Vec) {
-	f.shift("vsli", "", 1, 0x5, size, imm, m, d, false).In = res(d, m)
 }
 
 // --- Immediates ---
@@ -397,9 +364,6 @@ func (f *Func) arith(goOp, gnuOp string, imm int, n, d Reg) *emit.Inst {
 	return f.scalar(goOp, []string{fmt.Sprintf("$%d", imm), n.String(), d.String()},
 		fmt.Sprintf("%s %s, %s, #%d", gnuOp, d.gnuText(), n.gnuText(), imm), res(n), res(d))
 }
-
-// ADD sets d = n + imm.
-func (f *Func) ADD(imm int, n, d Reg) { f.arith("ADD", "add", imm, n, d) }
 
 // Cond is a condition on the flags: emit.EQ, emit.NE, emit.HS or emit.LO.
 type Cond = emit.Cond

@@ -22,10 +22,9 @@
 //
 // Every instruction can be printed both in Go syntax and in GNU syntax (for
 // llvm-mca, and for the tests that assemble both and compare the bytes).
-// Instructions that Go's assembler does not know (BIC, ORN, NOT, SSHR,
-// SHRN, XTN, CMGT, MOVI.2D, USHL, and the immediate forms of ORR and BIC)
-// are encoded here from the fields of the Arm Architecture Reference
-// Manual and emitted as WORD with the GNU mnemonic in a comment.
+// An instruction that Go's assembler does not know (MOVI.2D) is encoded
+// here from the fields of the Arm Architecture Reference Manual and emitted
+// as WORD with the GNU mnemonic in a comment.
 package arm64
 
 import "fmt"

@@ -78,11 +78,6 @@ func (a Arg) asm() string {
 	return b.Addr.Asm()
 }
 
-// ISA lists the extensions f's instructions need beyond the base
-// instruction set, as printed on its "Requires:" line: "ASIMD", and
-// "PMULL" for the 64-bit polynomial multiply.
-func (f *Func) ISA() []string { return f.Requires() }
-
 // Command returns the command that reproduces this run of a generator
 // run by go generate (see emit.Command).
 func Command(args []string) []string { return emit.Command(args) }

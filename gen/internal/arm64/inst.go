@@ -157,20 +157,10 @@ func (f *Func) VST1Stack(base Reg, off int, list ...Vec) {
 		rw(append(rs(list, base), memRes(RSP.At(off), size)...), memRes(RSP.At(off), size)...)
 }
 
-// VST1P stores list to (base) and then advances base by the list's size.
-func (f *Func) VST1P(base Reg, list ...Vec) {
-	g, u, size := regList("VST1.P", list)
-	f.vector("ASIMD", "VST1.P", []string{g, fmt.Sprintf("%d(%v)", size, base)},
-		fmt.Sprintf("st1 %s, [%s], #%d", u, base.gnuText(), size)).rw(rs(list, base, "mem"), rs(base, "mem")...)
-}
-
 // LDRQ loads the 16 bytes at m into d (Go: FMOVQ off(Rn), Fd). Unlike
 // VLD1 it takes an offset, and some cores (Cortex-A55) issue it at twice
 // VLD1's rate. On little-endian arm64 the byte order is VLD1's .B16.
 func (f *Func) LDRQ(m Mem, d VReg) { f.fpLoad("Q", 16, m, d) }
-
-// STRQ stores the 16 bytes of s at m (Go: FMOVQ Fs, off(Rn)).
-func (f *Func) STRQ(s VReg, m Mem) { f.fpStore("Q", 16, s, m) }
 
 // LDRS loads the 4 bytes at m into the low word of d, zeroing the rest
 // (Go: FMOVS off(Rn), Fd).
@@ -300,25 +290,6 @@ func (f *Func) VEOR(m, n, d Vec) { f.logic("VEOR", "eor", m, n, d) }
 // VAND sets d = n & m.
 func (f *Func) VAND(m, n, d Vec) { f.logic("VAND", "and", m, n, d) }
 
-// VORR sets d = n | m.
-func (f *Func) VORR(m, n, d Vec) { f.logic("VORR", "orr", m, n, d) }
-
-// VBSL sets d = (d & n) | (^d & m): d selects bits from n where set, from m where clear.
-func (f *Func) VBSL(m, n, d Vec) { f.logic("VBSL", "bsl", m, n, d).In = rs(m, n, d) }
-
-// VBIC sets d = n &^ m (WORD: BIC, register form).
-func (f *Func) VBIC(m, n, d Vec) { f.wordThree("bic", encLogic(0, 1), false, m, n, d, bytesArr) }
-
-// VORN sets d = n | ^m (WORD: ORN).
-func (f *Func) VORN(m, n, d Vec) { f.wordThree("orn", encLogic(0, 3), false, m, n, d, bytesArr) }
-
-// VNOT sets d = ^n (WORD: NOT, also called MVN).
-func (f *Func) VNOT(n, d Vec) {
-	sameArr("NOT", n, d)
-	oneOf("NOT", d, bytesArr...)
-	f.word(encTwoReg(0x2e205800, d.Arr.q(), 0, n, d), fmt.Sprintf("not %s, %s", d.gnuText(), n.gnuText())).rw(rs(n), rs(d)...)
-}
-
 // VMOV copies vector n to d (B8 or B16).
 func (f *Func) VMOV(n, d Vec) {
 	sameArr("VMOV", n, d)
@@ -345,12 +316,6 @@ func (f *Func) permute(goOp, gnuOp string, m, n, d Vec) {
 	f.three("ASIMD", goOp, gnuOp, m, n, d)
 }
 
-// VZIP1 interleaves the low halves of n and m: d = n[0], m[0], n[1], m[1], ...
-func (f *Func) VZIP1(m, n, d Vec) { f.permute("VZIP1", "zip1", m, n, d) }
-
-// VZIP2 interleaves the high halves of n and m.
-func (f *Func) VZIP2(m, n, d Vec) { f.permute("VZIP2", "zip2", m, n, d) }
-
 // VUZP1 concatenates the even elements of n then of m.
 func (f *Func) VUZP1(m, n, d Vec) { f.permute("VUZP1", "uzp1", m, n, d) }
 
@@ -362,13 +327,6 @@ func (f *Func) VTRN1(m, n, d Vec) { f.permute("VTRN1", "trn1", m, n, d) }
 
 // VTRN2 sets d = n[1], m[1], n[3], m[3], ... (on D2: n.D[1], m.D[1]).
 func (f *Func) VTRN2(m, n, d Vec) { f.permute("VTRN2", "trn2", m, n, d) }
-
-// VREV64 reverses the elements within each doubleword.
-func (f *Func) VREV64(n, d Vec) {
-	sameArr("VREV64", n, d)
-	oneOf("VREV64", d, B8, B16, H4, H8, S2, S4)
-	f.two("VREV64", "rev64", n, d)
-}
 
 // VREV32 reverses the elements within each word.
 func (f *Func) VREV32(n, d Vec) {
@@ -414,32 +372,6 @@ func (f *Func) VDUPR(r Reg, d Vec) {
 	f.vector("ASIMD", "VDUP", []string{r.String(), d.goText()}, fmt.Sprintf("dup %s, %s", d.gnuText(), rn)).rw(rs(r), rs(d)...)
 }
 
-// VMOVToReg copies doubleword element e to general register r.
-func (f *Func) VMOVToReg(e Elem, r Reg) {
-	r.check()
-	need(e.Bits == 64, "VMOV: only doubleword elements go to a general register here, got %s", e.goText())
-	f.vector("ASIMD", "VMOV", []string{e.goText(), r.String()}, fmt.Sprintf("mov %s, %s", r.gnuText(), e.gnuText())).rw(rs(e), rs(r)...)
-}
-
-// VMOVFromReg copies general register r into doubleword element e.
-func (f *Func) VMOVFromReg(r Reg, e Elem) {
-	r.check()
-	need(e.Bits == 64, "VMOV: only doubleword elements come from a general register here, got %s", e.goText())
-	f.vector("ASIMD", "VMOV", []string{r.String(), e.goText()}, fmt.Sprintf("mov %s, %s", e.gnuText(), r.gnuText())).rw(rs(r, e), rs(e)...)
-}
-
-// VMOVElem copies element src to element dst (same size).
-func (f *Func) VMOVElem(src, dst Elem) {
-	need(src.Bits == dst.Bits, "VMOV: %s to %s", src.goText(), dst.goText())
-	f.vector("ASIMD", "VMOV", []string{src.goText(), dst.goText()}, fmt.Sprintf("mov %s, %s", dst.gnuText(), src.gnuText())).rw(rs(src, dst), rs(dst)...)
-}
-
-// VMOVQ loads the 128-bit constant hi:lo into d (from a literal pool).
-// It has no single GNU form and so cannot appear in a -gnu loop body.
-func (f *Func) VMOVQ(lo, hi uint64, d VReg) {
-	f.vector("ASIMD", "VMOVQ", []string{fmt.Sprintf("$0x%016x", lo), fmt.Sprintf("$0x%016x", hi), d.String()}, "").rw(nil, rs(d, "R27")...)
-}
-
 // VMOVI sets every byte of d (B8 or B16) to imm.
 func (f *Func) VMOVI(imm uint8, d Vec) {
 	oneOf("VMOVI", d, bytesArr...)
@@ -462,27 +394,6 @@ func (f *Func) VMOVI2D(imm uint64, d VReg) {
 	f.word(encModImm(1, 1, 0xe, abcdefgh, d), fmt.Sprintf("movi %s, #0x%016x", d.D2().gnuText(), imm)).rw(nil, rs(d)...)
 }
 
-// VORRImm sets d |= imm<<shift in each element (H4/H8 with shift 0 or 8,
-// S2/S4 with shift 0, 8, 16 or 24) (WORD: ORR, vector immediate).
-func (f *Func) VORRImm(imm uint8, shift int, d Vec) { f.modImmLogic("orr", 0, imm, shift, d) }
-
-// VBICImm sets d &^= imm<<shift in each element (WORD: BIC, vector immediate).
-func (f *Func) VBICImm(imm uint8, shift int, d Vec) { f.modImmLogic("bic", 1, imm, shift, d) }
-
-func (f *Func) modImmLogic(name string, op uint32, imm uint8, shift int, d Vec) {
-	oneOf(name, d, H4, H8, S2, S4)
-	need(shift%8 == 0 && shift >= 0 && shift < d.Arr.ElemBits(), "%s: shift %d not allowed for %v", name, shift, d.Arr)
-	cmode := uint32(shift/8)<<1 | 1 // 32-bit: 0xx1
-	if d.Arr.ElemBits() == 16 {
-		cmode |= 0x8 // 16-bit: 10x1
-	}
-	gnu := fmt.Sprintf("%s %s, #0x%x", name, d.gnuText(), imm)
-	if shift != 0 {
-		gnu += fmt.Sprintf(", lsl #%d", shift)
-	}
-	f.word(encModImm(d.Arr.q(), op, cmode, uint32(imm), d.Reg), gnu).rw(rs(d), rs(d)...)
-}
-
 // --- Shifts ---
 
 func (f *Func) shift(goOp, gnuOp string, imm int, n, d Vec, right bool) built {
@@ -499,75 +410,14 @@ func (f *Func) shift(goOp, gnuOp string, imm int, n, d Vec, right bool) built {
 	return i
 }
 
-// VUSHR sets each element of d to that of n shifted right (logical) by imm.
-func (f *Func) VUSHR(imm int, n, d Vec) { f.shift("VUSHR", "ushr", imm, n, d, true) }
-
 // VSHL sets each element of d to that of n shifted left by imm.
 func (f *Func) VSHL(imm int, n, d Vec) { f.shift("VSHL", "shl", imm, n, d, false) }
 
 // VSRI shifts n right by imm and inserts it into d, keeping d's top imm bits.
 func (f *Func) VSRI(imm int, n, d Vec) { f.shift("VSRI", "sri", imm, n, d, true).In = rs(n, d) }
 
-// VSLI shifts n left by imm and inserts it into d, keeping d's low imm bits.
-func (f *Func) VSLI(imm int, n, d Vec) { f.shift("VSLI", "sli", imm, n, d, false).In = rs(n, d) }
-
 // VUSRA adds (integer addition) n shifted right by imm to d.
 func (f *Func) VUSRA(imm int, n, d Vec) { f.shift("VUSRA", "usra", imm, n, d, true).In = rs(n, d) }
-
-// VSSHR sets each element of d to that of n shifted right arithmetically
-// by imm (WORD: SSHR).
-func (f *Func) VSSHR(imm int, n, d Vec) {
-	sameArr("SSHR", n, d)
-	oneOf("SSHR", d, B8, B16, H4, H8, S2, S4, D2)
-	need(imm >= 1 && imm <= d.Arr.ElemBits(), "SSHR: shift %d out of range 1..%d", imm, d.Arr.ElemBits())
-	f.word(encShiftImm(0, 0x00, d.Arr.q(), uint32(2*d.Arr.ElemBits()-imm), n, d),
-		fmt.Sprintf("sshr %s, %s, #%d", d.gnuText(), n.gnuText(), imm)).rw(rs(n), rs(d)...)
-}
-
-// VSHRN shifts each element of n (H8, S4 or D2) right by imm and narrows it
-// into the low half of d (B8, H4 or S2) (WORD: SHRN).
-func (f *Func) VSHRN(imm int, n, d Vec) {
-	need(d.Arr.Bytes() == 8 && n.Arr.Bytes() == 16 && n.Arr.ElemBits() == 2*d.Arr.ElemBits() && d.Arr != D1,
-		"SHRN: %v -> %v is not a narrowing", n.Arr, d.Arr)
-	need(imm >= 1 && imm <= d.Arr.ElemBits(), "SHRN: shift %d out of range 1..%d", imm, d.Arr.ElemBits())
-	f.word(encShiftImm(0, 0x10, 0, uint32(2*d.Arr.ElemBits()-imm), n, d),
-		fmt.Sprintf("shrn %s, %s, #%d", d.gnuText(), n.gnuText(), imm)).rw(rs(n), rs(d)...)
-}
-
-// VXTN narrows each element of n (H8, S4 or D2) into the low half of d
-// (B8, H4 or S2), keeping the low bits (WORD: XTN).
-func (f *Func) VXTN(n, d Vec) {
-	need(d.Arr.Bytes() == 8 && n.Arr.Bytes() == 16 && n.Arr.ElemBits() == 2*d.Arr.ElemBits() && d.Arr != D1,
-		"XTN: %v -> %v is not a narrowing", n.Arr, d.Arr)
-	f.word(encTwoReg(0x0e212800, 0, d.Arr.size(), n, d), fmt.Sprintf("xtn %s, %s", d.gnuText(), n.gnuText())).rw(rs(n), rs(d)...)
-}
-
-// VCMGT sets each element of d to all ones where n > m (signed), else zero
-// (WORD: CMGT, register form).
-func (f *Func) VCMGT(m, n, d Vec) {
-	f.wordThree("cmgt", 0x0e203400, true, m, n, d, []Arrangement{B8, B16, H4, H8, S2, S4, D2})
-}
-
-// VUSHL shifts each element of n by the signed amount in the low byte of
-// the matching element of m: left if positive, right (logical) if negative
-// (WORD: USHL).
-func (f *Func) VUSHL(m, n, d Vec) {
-	f.wordThree("ushl", 0x2e204400, true, m, n, d, []Arrangement{B8, B16, H4, H8, S2, S4, D2})
-}
-
-// wordThree appends a three-register instruction of base encoding enc as
-// WORD. sized says whether the size field holds the element size (the
-// logic operations use it as part of their opcode instead).
-func (f *Func) wordThree(gnuOp string, enc uint32, sized bool, m, n, d Vec, allowed []Arrangement) {
-	sameArr(strings.ToUpper(gnuOp), m, n, d)
-	oneOf(strings.ToUpper(gnuOp), d, allowed...)
-	var size uint32
-	if sized {
-		size = d.Arr.size()
-	}
-	f.word(encThreeSame(enc, d.Arr.q(), size, m, n, d),
-		fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), m.gnuText())).rw(rs(m, n), rs(d)...)
-}
 
 // --- General-purpose registers and control flow ---
 
@@ -585,13 +435,6 @@ func (f *Func) LoadArg(a Arg, r Reg) {
 func (f *Func) LoadAddr(g *Global, r Reg) {
 	r.check()
 	f.scalar("MOVD", []string{"$" + g.Sym() + "(SB)", r.String()}, "").rw(nil, rs(r)...)
-}
-
-// MOVD copies register s to r.
-func (f *Func) MOVD(s, r Reg) {
-	s.check()
-	r.check()
-	f.scalar("MOVD", []string{s.String(), r.String()}, fmt.Sprintf("mov %s, %s", r.gnuText(), s.gnuText())).rw(rs(s), rs(r)...)
 }
 
 // MOVDConst sets r to the constant v.
@@ -675,13 +518,6 @@ func (f *Func) BLO(label string) { f.branch("BLO", "b.lo", label) }
 func (f *Func) CBZ(r Reg, label string) {
 	r.check()
 	f.Add(&inst{Op: "CBZ", Args: []string{r.String(), label}, GNU: fmt.Sprintf("cbz %s, %s", r.gnuText(), label),
-		Branch: true, Conditional: true, Target: label, In: rs(r)})
-}
-
-// CBNZ jumps to label if r is not zero.
-func (f *Func) CBNZ(r Reg, label string) {
-	r.check()
-	f.Add(&inst{Op: "CBNZ", Args: []string{r.String(), label}, GNU: fmt.Sprintf("cbnz %s, %s", r.gnuText(), label),
 		Branch: true, Conditional: true, Target: label, In: rs(r)})
 }
 

@@ -54,7 +54,7 @@ func (m *a32) blocks(ptr, end greg, label string) {
 	f.BIC(63, r32(end), r32(end))
 	f.CMP(0, r32(end))
 	f.BEQ(label)
-	f.ADDReg(r32(ptr), r32(end), r32(end))
+	f.ADD(r32(ptr), r32(end), r32(end))
 }
 
 // advance only compares: the loads have moved ptr to the next block.
@@ -78,7 +78,7 @@ func (m *a32) alu(op aluOp, mm greg, sh shift, n, d greg) {
 	}
 	switch op {
 	case opAdd:
-		m.f.ADDReg(o, r32(n), r32(d))
+		m.f.ADD(o, r32(n), r32(d))
 	case opEor:
 		m.f.EOR(o, r32(n), r32(d))
 	case opAnd:
