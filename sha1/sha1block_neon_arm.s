@@ -20,7 +20,7 @@ TEXT ·blockNEON(SB), NOSPLIT, $68-16
 	// blockNEON absorbs len(p)/64 whole blocks of p into h: the message schedule on
 	// NEON, four words at a time, into a ring of W+K on the stack; the rounds in
 	// general registers (gen/internal/sha1sched, gen/internal/sha1arm).
-	// Schedule: lookahead=16 placement=spread ch=xor maj=add vrotate=sri rol30=ror order=description.
+	// Schedule: lookahead=16 placement=spread ch=xor maj=add vrotate=usra rol30=ror order=description.
 	MOVW p_base+4(FP), R8
 	MOVW p_len+8(FP), R12
 	BIC  $63, R12, R12
@@ -104,7 +104,7 @@ loop:
 	WORD $0xf2e10558 // vshl.i32 q8, q4, #1
 	ADD  R7, R2, R2
 	EOR  R1, R0, R5
-	WORD $0xf3e10458 // vsri.32 q8, q4, #31
+	WORD $0xf3e10158 // vsra.u32 q8, q4, #31
 	AND  R4, R5, R5
 	EOR  R1, R5, R5
 	WORD $0xf2a28572 // vshl.i32 q4, q9, #2
@@ -114,7 +114,7 @@ loop:
 
 	// Round 3
 	MOVW 16(R13), R14
-	WORD $0xf3a28472 // vsri.32 q4, q9, #30
+	WORD $0xf3a28172 // vsra.u32 q4, q9, #30
 	ADD  R14, R1, R1
 	WORD $0xf3088170 // veor q4, q4, q8
 	EOR  R0, R4, R5
@@ -160,7 +160,7 @@ loop:
 	WORD $0xf2e1e55a // vshl.i32 q15, q5, #1
 	ADD  R7, R3, R3
 	EOR  R2, R1, R5
-	WORD $0xf3e1e45a // vsri.32 q15, q5, #31
+	WORD $0xf3e1e15a // vsra.u32 q15, q5, #31
 	AND  R0, R5, R5
 	EOR  R2, R5, R5
 	WORD $0xf2a2a572 // vshl.i32 q5, q9, #2
@@ -170,7 +170,7 @@ loop:
 
 	// Round 7
 	MOVW 32(R13), R14
-	WORD $0xf3a2a472 // vsri.32 q5, q9, #30
+	WORD $0xf3a2a172 // vsra.u32 q5, q9, #30
 	ADD  R14, R2, R2
 	WORD $0xf30aa17e // veor q5, q5, q15
 	EOR  R1, R0, R5
@@ -216,7 +216,7 @@ loop:
 	WORD $0xf2e1055c // vshl.i32 q8, q6, #1
 	ADD  R7, R4, R4
 	EOR  R3, R2, R5
-	WORD $0xf3e1045c // vsri.32 q8, q6, #31
+	WORD $0xf3e1015c // vsra.u32 q8, q6, #31
 	AND  R1, R5, R5
 	EOR  R3, R5, R5
 	WORD $0xf2a2c572 // vshl.i32 q6, q9, #2
@@ -226,7 +226,7 @@ loop:
 
 	// Round 11
 	MOVW 48(R13), R14
-	WORD $0xf3a2c472 // vsri.32 q6, q9, #30
+	WORD $0xf3a2c172 // vsra.u32 q6, q9, #30
 	ADD  R14, R3, R3
 	WORD $0xf30cc170 // veor q6, q6, q8
 	EOR  R2, R1, R5
@@ -272,7 +272,7 @@ loop:
 	WORD $0xf2e1e55e // vshl.i32 q15, q7, #1
 	ADD  R7, R0, R0
 	EOR  R4, R3, R5
-	WORD $0xf3e1e45e // vsri.32 q15, q7, #31
+	WORD $0xf3e1e15e // vsra.u32 q15, q7, #31
 	AND  R2, R5, R5
 	EOR  R4, R5, R5
 	WORD $0xf2a2e572 // vshl.i32 q7, q9, #2
@@ -282,7 +282,7 @@ loop:
 
 	// Round 15
 	MOVW 64(R13), R14
-	WORD $0xf3a2e472 // vsri.32 q7, q9, #30
+	WORD $0xf3a2e172 // vsra.u32 q7, q9, #30
 	ADD  R14, R4, R4
 	WORD $0xf30ee17e // veor q7, q7, q15
 	EOR  R3, R2, R5
@@ -327,7 +327,7 @@ loop:
 	ADD  R7, R1, R1
 	EOR  R0, R4, R5
 	AND  R3, R5, R5
-	WORD $0xf3a20470 // vsri.32 q0, q8, #30
+	WORD $0xf3a20170 // vsra.u32 q0, q8, #30
 	EOR  R0, R5, R5
 	ADD  R5, R1, R1
 	ADD  R2@>27, R1, R1
@@ -376,7 +376,7 @@ loop:
 	ADD  R7, R2, R2
 	EOR  R1, R0, R5
 	EOR  R4, R5, R5
-	WORD $0xf3a2247e // vsri.32 q1, q15, #30
+	WORD $0xf3a2217e // vsra.u32 q1, q15, #30
 	ADD  R5, R2, R2
 	ADD  R3@>27, R2, R2
 	MOVW R4@>2, R4
@@ -423,7 +423,7 @@ loop:
 	ADD  R7, R3, R3
 	EOR  R2, R1, R5
 	EOR  R0, R5, R5
-	WORD $0xf3a24470 // vsri.32 q2, q8, #30
+	WORD $0xf3a24170 // vsra.u32 q2, q8, #30
 	ADD  R5, R3, R3
 	ADD  R4@>27, R3, R3
 	MOVW R0@>2, R0
@@ -470,7 +470,7 @@ loop:
 	ADD  R7, R4, R4
 	EOR  R3, R2, R5
 	EOR  R1, R5, R5
-	WORD $0xf3a2647e // vsri.32 q3, q15, #30
+	WORD $0xf3a2617e // vsra.u32 q3, q15, #30
 	ADD  R5, R4, R4
 	ADD  R0@>27, R4, R4
 	MOVW R1@>2, R1
@@ -517,7 +517,7 @@ loop:
 	ADD  R7, R0, R0
 	EOR  R4, R3, R5
 	EOR  R2, R5, R5
-	WORD $0xf3a28470 // vsri.32 q4, q8, #30
+	WORD $0xf3a28170 // vsra.u32 q4, q8, #30
 	ADD  R5, R0, R0
 	ADD  R1@>27, R0, R0
 	MOVW R2@>2, R2
@@ -564,7 +564,7 @@ loop:
 	ADD  R7, R1, R1
 	EOR  R0, R4, R5
 	EOR  R3, R5, R5
-	WORD $0xf3a2a47e // vsri.32 q5, q15, #30
+	WORD $0xf3a2a17e // vsra.u32 q5, q15, #30
 	ADD  R5, R1, R1
 	ADD  R2@>27, R1, R1
 	MOVW R3@>2, R3
@@ -616,7 +616,7 @@ loop:
 	AND  R1, R0, R5
 	ADD  R5, R2, R2
 	EOR  R1, R0, R6
-	WORD $0xf3a2c470 // vsri.32 q6, q8, #30
+	WORD $0xf3a2c170 // vsra.u32 q6, q8, #30
 	AND  R4, R6, R6
 	ADD  R6, R2, R2
 	ADD  R3@>27, R2, R2
@@ -671,7 +671,7 @@ loop:
 	AND  R2, R1, R5
 	ADD  R5, R3, R3
 	EOR  R2, R1, R6
-	WORD $0xf3a2e47e // vsri.32 q7, q15, #30
+	WORD $0xf3a2e17e // vsra.u32 q7, q15, #30
 	AND  R0, R6, R6
 	ADD  R6, R3, R3
 	ADD  R4@>27, R3, R3
@@ -726,7 +726,7 @@ loop:
 	AND  R3, R2, R5
 	ADD  R5, R4, R4
 	EOR  R3, R2, R6
-	WORD $0xf3a20470 // vsri.32 q0, q8, #30
+	WORD $0xf3a20170 // vsra.u32 q0, q8, #30
 	AND  R1, R6, R6
 	ADD  R6, R4, R4
 	ADD  R0@>27, R4, R4
@@ -781,7 +781,7 @@ loop:
 	AND  R4, R3, R5
 	ADD  R5, R0, R0
 	EOR  R4, R3, R6
-	WORD $0xf3a2247e // vsri.32 q1, q15, #30
+	WORD $0xf3a2217e // vsra.u32 q1, q15, #30
 	AND  R2, R6, R6
 	ADD  R6, R0, R0
 	ADD  R1@>27, R0, R0
@@ -836,7 +836,7 @@ loop:
 	AND  R0, R4, R5
 	ADD  R5, R1, R1
 	EOR  R0, R4, R6
-	WORD $0xf3a24470 // vsri.32 q2, q8, #30
+	WORD $0xf3a24170 // vsra.u32 q2, q8, #30
 	AND  R3, R6, R6
 	ADD  R6, R1, R1
 	ADD  R2@>27, R1, R1
@@ -886,7 +886,7 @@ loop:
 	ADD  R7, R2, R2
 	EOR  R1, R0, R5
 	EOR  R4, R5, R5
-	WORD $0xf3a2647e // vsri.32 q3, q15, #30
+	WORD $0xf3a2617e // vsra.u32 q3, q15, #30
 	ADD  R5, R2, R2
 	ADD  R3@>27, R2, R2
 	MOVW R4@>2, R4

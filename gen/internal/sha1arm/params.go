@@ -177,7 +177,7 @@ func (a Arch) Defaults() Params {
 	if a == ARM64 {
 		p.Rol30, p.Loads = Rol30Orr, LoadsX
 	} else {
-		p.Rol30, p.Order = Rol30Ror, OrderDescription
+		p.VRotate, p.Rol30, p.Order = VRotateUSRA, Rol30Ror, OrderDescription
 	}
 	return p
 }
