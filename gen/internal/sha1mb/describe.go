@@ -1,0 +1,533 @@
+package sha1mb
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
+)
+
+const (
+	ringWords  = 16 // the schedule window W[t-16..t-1]
+	groupWords = 4  // message words per load group (one 16-byte load per lane)
+	cacheRegs  = 4  // registers holding the latest schedule words, when W is in memory
+	workRegs   = 5  // registers of the schedule's and the loads' steps
+	hRowBytes  = 4 * 16
+)
+
+// Signature is the Go signature of every multi-lane kernel: h[i][l] is
+// word i of lane l's state, p[l] lane l's next block. Both arrays have
+// room for 16 lanes; a kernel with fewer uses the first ones.
+const Signature = "func(h *[5][16]uint32, p *[16]*byte, n int, live uint32)"
+
+// vars names the registers of a round's working variables and the one
+// spare register. They are renamed, never moved: rol30(b), the next
+// round's c, is written into spare, after which b's register holds f and
+// is free once f is added into e.
+type vars struct{ a, b, c, d, e, spare reg.VecPhysical }
+
+func (v vars) next() vars { return vars{a: v.e, b: v.a, c: v.spare, d: v.c, e: v.d, spare: v.b} }
+
+func (v vars) words() [5]reg.VecPhysical { return [5]reg.VecPhysical{v.a, v.b, v.c, v.d, v.e} }
+
+// emitter holds the register plan of one kernel while it is emitted.
+type emitter struct {
+	ctx *build.Context
+	b   Backend
+	p   Params
+
+	v0     vars                      // the working variables at the top of the loop
+	s0, s1 reg.VecPhysical           // the rounds' scratch registers
+	work   [workRegs]reg.VecPhysical // the schedule's and the loads' registers
+	wregs  []reg.VecPhysical         // W[t] in wregs[t%16]; nil when W is in the ring
+	ring   Mem                       // W[t] at ring+32*(t%16), when wregs is nil
+	rbase  reg.GPPhysical            // the ring's 32-byte-aligned base
+	hp, pp reg.GPPhysical            // h, and the lanes' block pointers
+	off    reg.GPPhysical            // the block's offset from each lane's pointer
+	end    reg.GPPhysical            // 64n: one past the last block's offset
+	ptr    reg.GPPhysical            // a lane's block pointer, for its loads
+	model  []event                   // W accesses in emission order
+}
+
+// Generate emits the multi-lane kernel name with backend b and choices p:
+// for each lane l whose bit is set in live, it absorbs n blocks, at p[l],
+// p[l]+64, ..., into h[.][l]; the other lanes of h are left as they were,
+// but their p[l] must still point at n readable blocks.
+func Generate(ctx *build.Context, b Backend, p Params, name string) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return generate(ctx, b, p, name)
+}
+
+// generate is Generate without the up-front Validate, so that tests can
+// show the W model rejecting what Validate would have.
+func generate(ctx *build.Context, b Backend, p Params, name string) error {
+	e := &emitter{ctx: ctx, b: b, p: p,
+		hp: reg.R8, pp: reg.R9, off: reg.R10, end: reg.R11, ptr: reg.R12, rbase: reg.R13}
+	e.v0 = vars{a: b.Vec(0), b: b.Vec(1), c: b.Vec(2), d: b.Vec(3), e: b.Vec(4), spare: b.Vec(5)}
+	e.s0, e.s1 = b.Vec(6), b.Vec(7)
+	for i := range e.work {
+		e.work[i] = b.Vec(8 + i)
+	}
+	// The 16-word window goes in registers when the register file holds it
+	// beside the others; otherwise in a stack ring, with the latest words
+	// also kept in registers for the schedule (cacheRegs of the work ones).
+	if n := b.NumVec(); n >= 8+workRegs+ringWords {
+		e.wregs = make([]reg.VecPhysical, ringWords)
+		for i := range e.wregs {
+			e.wregs[i] = b.Vec(n - ringWords + i)
+		}
+	}
+	if p.Load == LoadGather && b.GatherTemps() >= workRegs {
+		return fmt.Errorf("-load=gather: %s's gathers need %d scratch registers besides the destination; the plan has %d", b.Name(), b.GatherTemps(), workRegs-1)
+	}
+	b.Constants()
+	return e.function(name)
+}
+
+func (e *emitter) comment(format string, args ...any) { e.ctx.Commentf(format, args...) }
+
+// function emits the TEXT: the arguments, the state from h, the prologue
+// (the steps of W[0..Lookahead-1] of the first block), the loop body (its
+// rounds up to where the look-ahead reaches the next block, the advance
+// to that block, then the rest of the rounds with the next block's first
+// loads), the copy of the last rounds that finishes the last block without
+// those loads, and the update of h after each block.
+func (e *emitter) function(name string) error {
+	c, b, L := e.ctx, e.b, int(e.p.Stream.Lookahead)
+	c.Function(name)
+	var attrs attr.Attribute
+	if e.wregs != nil {
+		attrs = attr.NOSPLIT // no stack frame
+	}
+	c.Attributes(attrs)
+	c.SignatureExpr(Signature)
+	sched := fmt.Sprintf("Schedule: %s.", e.p.String(b))
+	c.Comment(fmt.Sprintf("%s absorbs n blocks of each of %d lanes into h, %d lanes per vector register.", name, b.Lanes(), b.Lanes()), sched)
+
+	c.Load(c.Param("h"), e.hp)
+	c.Load(c.Param("p"), e.pp)
+	c.Load(c.Param("n"), e.end)
+	c.Comment("Nothing to do without a block; end = 64n.")
+	c.SHLQ(U8(6), e.end)
+	c.JZ(LabelRef("done"))
+	c.XORL(e.off.As32(), e.off.As32())
+	if e.wregs == nil {
+		e.ring = c.AllocLocal(32*ringWords + 32)
+		c.Comment("The W ring, aligned to 32 bytes.")
+		c.LEAQ(e.ring, e.rbase)
+		c.ADDQ(U8(31), e.rbase)
+		c.ANDQ(I8(-32), e.rbase)
+	}
+	c.Load(c.Param("live"), e.ptr.As32())
+	b.Setup(e.ptr.As32().(reg.GPPhysical), e.s0)
+	c.Comment("The working variables from h.")
+	for i, r := range e.v0.words() {
+		b.Move(r, e.hRow(i))
+	}
+
+	c.Comment(fmt.Sprintf("Prologue: W[0..%d] of the first block.", L-1))
+	for w := 0; w < L; w++ {
+		for _, s := range e.unit(w) {
+			s()
+		}
+	}
+	prologue := e.take()
+
+	c.Label("loop")
+	v := e.v0
+	first := 80 - L
+	for t := 0; t < first; t++ {
+		merge(e.round(t, v), e.unit(t+L))
+		v = v.next()
+	}
+	head := e.take()
+	c.Comment("Advance to the next block, or finish the last one without its loads.")
+	c.ADDQ(U8(64), e.off)
+	c.CMPQ(e.off, e.end)
+	c.JAE(LabelRef("last"))
+	vLast := v
+	for t := first; t < 80; t++ {
+		merge(e.round(t, v), e.unit(t+L))
+		v = v.next()
+	}
+	next := e.take()
+	e.updateH(v, e.v0)
+	c.JMP(LabelRef("loop"))
+
+	c.Label("last")
+	v = vLast
+	for t := first; t < 80; t++ {
+		merge(e.round(t, v), nil)
+		v = v.next()
+	}
+	last := e.take()
+	e.updateH(v, v)
+	if err := checkModel(prologue, head, next, last); err != nil {
+		return fmt.Errorf("%s with %s: %w", name, e.p.String(b), err)
+	}
+
+	c.Label("done")
+	b.Finish()
+	c.RET()
+	return nil
+}
+
+// take returns the W accesses recorded since the last call.
+func (e *emitter) take() []event {
+	m := e.model
+	e.model = nil
+	return m
+}
+
+// hRow is word i of every lane's state.
+func (e *emitter) hRow(i int) Mem { return Mem{Base: e.hp, Disp: hRowBytes * i} }
+
+// updateH adds the working variables v into h (in the live lanes) and
+// leaves the sums in the registers of to, for the next block. The two
+// assignments differ by the renaming of 80 rounds, so this is a parallel
+// move: a register is written once its value has been used, and a cycle
+// goes through a scratch register.
+func (e *emitter) updateH(v, to vars) {
+	e.comment("h += a..e in the live lanes; the sums are the next block's a..e.")
+	type move struct {
+		dst, src reg.VecPhysical
+		row      int
+	}
+	var pending []move
+	for i, r := range v.words() {
+		pending = append(pending, move{dst: to.words()[i], src: r, row: i})
+	}
+	temps := []reg.VecPhysical{e.s0, e.s1}
+	for len(pending) > 0 {
+		ready := -1
+		for i, m := range pending {
+			blocked := false
+			for j, o := range pending {
+				if j != i && o.src == m.dst {
+					blocked = true
+				}
+			}
+			if !blocked {
+				ready = i
+				break
+			}
+		}
+		if ready < 0 { // every destination is another's source: a cycle
+			t := temps[0]
+			temps = temps[1:]
+			e.b.Move(t, pending[0].src)
+			pending[0].src = t
+			continue
+		}
+		m := pending[ready]
+		e.b.UpdateH(m.dst, m.src, e.hRow(m.row))
+		pending = append(pending[:ready], pending[ready+1:]...)
+	}
+}
+
+// merge emits a round's steps with the vector steps of the schedule dealt
+// evenly between them, after the first (the read of W[t]).
+func merge(round, sched []step) { sha1sched.Spread.Merge(round, sched) }
+
+// round returns the steps of round t (FIPS 180-4, 6.1.2):
+//
+//	e += W[t];  e += K;  c' = rol30(b);  e += f_t(b, c, d);  e += rol5(a)
+//
+// The rotate of b goes into the spare register first, so that f can be
+// computed in b's register; the terms that depend on a, the newest value,
+// are added last.
+func (e *emitter) round(t int, v vars) []step {
+	b := e.b
+	steps := []step{
+		func() {
+			e.comment("Round %d", t)
+			b.Add(v.e, v.e, e.readW(t))
+		},
+		func() { b.AddK(v.e, v.e, t/20) },
+	}
+	steps = append(steps, e.rol(v.spare, v.b, 30, e.s1)...)
+	steps = append(steps, e.f(t, v)...)
+	if b.Rotate() {
+		steps = append(steps,
+			func() { b.Rol(e.s1, v.a, 5) },
+			func() { b.Add(v.e, v.e, e.s1) },
+		)
+	} else {
+		// rol5(a) = a<<5 | a>>27, and the halves share no bit: add both.
+		steps = append(steps,
+			func() { b.Shl(e.s1, v.a, 5) },
+			func() { b.Add(v.e, v.e, e.s1) },
+			func() { b.Shr(e.s1, v.a, 27) },
+			func() { b.Add(v.e, v.e, e.s1) },
+		)
+	}
+	return steps
+}
+
+// rol sets dst = rol(a, n), with a rotate instruction or two shifts and
+// an OR through tmp.
+func (e *emitter) rol(dst, a reg.VecPhysical, n int, tmp reg.VecPhysical) []step {
+	b := e.b
+	if b.Rotate() {
+		return []step{func() { b.Rol(dst, a, n) }}
+	}
+	return []step{
+		func() { b.Shr(tmp, a, 32-n) },
+		func() { b.Shl(dst, a, n) },
+		func() { b.Or(dst, dst, tmp) },
+	}
+}
+
+// The round functions as bit operations, for the truth tables of Logic3.
+var (
+	fCh     = func(b, c, d uint32) uint32 { return b&c | ^b&d }
+	fParity = func(b, c, d uint32) uint32 { return b ^ c ^ d }
+	fMaj    = func(b, c, d uint32) uint32 { return b&c | b&d | c&d }
+)
+
+// ternary returns the truth table of f as VPTERNLOGD's immediate: bit
+// 4a+2b+c is f(a, b, c), with a from the first source (the destination),
+// b from the second and c from the third (Intel SDM, vol. 2C, VPTERNLOGD).
+func ternary(f func(a, b, c uint32) uint32) uint8 {
+	var imm uint8
+	for i := 0; i < 8; i++ {
+		imm |= uint8(f(uint32(i>>2), uint32(i>>1), uint32(i))&1) << i
+	}
+	return imm
+}
+
+// f returns the steps that compute f_t(b, c, d) into b's register and add
+// it into e, in the form Params asks for, or as one three-input logic
+// instruction where the backend has one. The ADD forms add two halves
+// that share no bit into e one by one.
+func (e *emitter) f(t int, v vars) []step {
+	b, s := e.b, e.s0
+	var fn func(b, c, d uint32) uint32
+	switch t / 20 {
+	case 0:
+		fn = fCh
+	case 2:
+		fn = fMaj
+	default:
+		fn = fParity
+	}
+	addF := func() { b.Add(v.e, v.e, v.b) }
+	if b.Ternary() {
+		return []step{func() { b.Logic3(v.b, v.b, v.c, v.d, ternary(fn)) }, addF}
+	}
+	switch {
+	case t/20 == 0 && e.p.Stream.Ch == sha1sched.ChAdd: // (^b & d) + (b & c)
+		return []step{
+			func() { b.AndNot(s, v.b, v.d) },
+			func() { b.Add(v.e, v.e, s) },
+			func() { b.And(v.b, v.b, v.c) },
+			addF,
+		}
+	case t/20 == 0: // ((c ^ d) & b) ^ d
+		return []step{
+			func() { b.Xor(s, v.c, v.d) },
+			func() { b.And(v.b, v.b, s) },
+			func() { b.Xor(v.b, v.b, v.d) },
+			addF,
+		}
+	case t/20 == 2 && e.p.Stream.Maj == sha1sched.MajXor: // ((b ^ c) & (c ^ d)) ^ c
+		return []step{
+			func() { b.Xor(s, v.b, v.c) },
+			func() { b.Xor(v.b, v.c, v.d) },
+			func() { b.And(v.b, v.b, s) },
+			func() { b.Xor(v.b, v.b, v.c) },
+			addF,
+		}
+	case t/20 == 2 && e.p.Stream.Maj == sha1sched.MajOr: // (b & c) | (d & (b | c))
+		return []step{
+			func() { b.And(s, v.b, v.c) },
+			func() { b.Or(v.b, v.b, v.c) },
+			func() { b.And(v.b, v.b, v.d) },
+			func() { b.Or(v.b, v.b, s) },
+			addF,
+		}
+	case t/20 == 2 && e.p.Stream.Maj == sha1sched.MajAdd: // (c & d) + (b & (c ^ d))
+		return []step{
+			func() { b.And(s, v.c, v.d) },
+			func() { b.Add(v.e, v.e, s) },
+			func() { b.Xor(s, v.c, v.d) },
+			func() { b.And(v.b, v.b, s) },
+			addF,
+		}
+	case t/20 == 2:
+		panic(fmt.Sprintf("sha1mb: no Maj form %s", e.p.Stream.Maj)) // Validate rejects it first
+	}
+	return []step{ // b ^ c ^ d
+		func() { b.Xor(v.b, v.b, v.c) },
+		func() { b.Xor(v.b, v.b, v.d) },
+		addF,
+	}
+}
+
+// unit returns the schedule steps that round w-Lookahead hosts: all of
+// W[w]'s for w = 16..79 of a block, or a quarter of the load group that
+// holds w for the message words (w = 0..15, and 80..95, the next block's).
+func (e *emitter) unit(w int) []step {
+	if w%80 >= 16 {
+		return e.wordSteps(w)
+	}
+	return sha1sched.Spread.Deal(e.groupSteps(w/groupWords), w%groupWords, groupWords)
+}
+
+// wordSteps returns the steps of W[w] = rol1(W[w-16] ^ W[w-14] ^ W[w-8] ^
+// W[w-3]), 16 <= w < 80, with W[w-3], the one computed last, XORed last.
+func (e *emitter) wordSteps(w int) []step {
+	b := e.b
+	var r reg.VecPhysical
+	var steps []step
+	switch {
+	case e.wregs != nil && b.Ternary():
+		r = e.wregs[w%ringWords] // where W[w-16] is: the rewrite is in place
+		steps = append(steps, func() {
+			b.Logic3(r, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), ternary(fParity))
+		})
+	case e.wregs != nil:
+		r = e.wregs[w%ringWords]
+		steps = append(steps,
+			func() { b.Xor(r, e.readWReg(w-16), e.readW(w-14)) },
+			func() { b.Xor(r, r, e.readW(w-8)) },
+		)
+	default:
+		r = e.work[w%cacheRegs]
+		steps = append(steps,
+			func() { b.Move(r, e.readW(w-16)) },
+			func() { b.Xor(r, r, e.readW(w-14)) },
+			func() { b.Xor(r, r, e.readW(w-8)) },
+		)
+	}
+	steps = append(steps, func() { b.Xor(r, r, e.readLatest(w-3)) })
+	if b.Rotate() {
+		steps = append(steps, func() { b.Rol(r, r, 1) })
+	} else {
+		s := e.work[cacheRegs]
+		steps = append(steps,
+			func() { b.Shr(s, r, 31) },
+			func() { b.Add(r, r, r) }, // r << 1, on the adders
+			func() { b.Or(r, r, s) },
+		)
+	}
+	steps[0] = commented(steps[0], func() { e.comment("W[%d] = rol1(W[%d] ^ W[%d] ^ W[%d] ^ W[%d])", w, w-16, w-14, w-8, w-3) })
+	if e.wregs != nil {
+		last := steps[len(steps)-1]
+		steps[len(steps)-1] = func() { last(); e.wrote(home, w) }
+	} else {
+		steps = append(steps, func() {
+			e.wrote(cache, w)
+			b.Store(e.writeW(w), r)
+		})
+	}
+	return steps
+}
+
+func commented(s step, c func()) step { return func() { c(); s() } }
+
+// groupSteps returns the steps that load W[4g..4g+3] from every lane's
+// block (the next block's for g >= 20), swap their bytes and put them
+// where W lives.
+//
+// LoadUnpack: row j holds, in its 128-bit part q, words 4g..4g+3 of lane
+// 4q+j. Unpacking the 32-bit elements of rows 0 and 1 (and 2 and 3), then
+// the 64-bit elements of those results, transposes each 4x4 block of
+// words, so that element 4q+j of W[4g+i] is word 4g+i of lane 4q+j: the
+// lanes come out in order.
+func (e *emitter) groupSteps(g int) []step {
+	b, c := e.b, e.ctx
+	x := groupWords * g
+	if g >= 20 {
+		g -= 20 // the next block's group g-20, at the advanced offset
+	}
+	var steps []step
+	steps = append(steps, func() {
+		e.comment("W[%d..%d]: load and transpose", x, x+groupWords-1)
+		e.model = append(e.model, event{clear: true}) // the work registers are the cache
+	})
+	out := func(i int, r reg.VecPhysical) []step {
+		if e.wregs != nil {
+			return []step{func() {
+				b.ByteSwap(e.wregs[(x+i)%ringWords], r)
+				e.wrote(home, x+i)
+			}}
+		}
+		return []step{
+			func() { b.ByteSwap(r, r) },
+			func() { b.Store(e.writeW(x+i), r) },
+		}
+	}
+	if e.p.Load == LoadGather {
+		dst, tmp := e.work[workRegs-1], e.work[:b.GatherTemps()]
+		for i := 0; i < groupWords; i++ {
+			steps = append(steps, b.Gather(dst, e.pp, e.off, 4*(x%80+i), tmp)...)
+			steps = append(steps, out(i, dst)...)
+		}
+		return steps
+	}
+	rows := e.work[:4]
+	for j := 0; j < 4; j++ {
+		for q := 0; q < b.Lanes()/4; q++ {
+			lane := 4*q + j
+			steps = append(steps, func() {
+				c.MOVQ(Mem{Base: e.pp, Disp: 8 * lane}, e.ptr)
+				b.LoadPart(rows[j], Mem{Base: e.ptr, Index: e.off, Scale: 1, Disp: 16 * g}, q)
+			})
+		}
+	}
+	r0, r1, r2, r3, t := rows[0], rows[1], rows[2], rows[3], e.work[4]
+	steps = append(steps,
+		func() { b.Unpack(t, r0, r1, 4, false) },  // t:  lanes j=0,1: words 0, 1
+		func() { b.Unpack(r0, r0, r1, 4, true) },  // r0: j=0,1: words 2, 3
+		func() { b.Unpack(r1, r2, r3, 4, false) }, // r1: j=2,3: words 0, 1
+		func() { b.Unpack(r2, r2, r3, 4, true) },  // r2: j=2,3: words 2, 3
+		func() { b.Unpack(r3, t, r1, 8, false) },  // word 0
+	)
+	steps = append(steps, out(0, r3)...)
+	steps = append(steps, func() { b.Unpack(t, t, r1, 8, true) }) // word 1
+	steps = append(steps, out(1, t)...)
+	steps = append(steps, func() { b.Unpack(r1, r0, r2, 8, false) }) // word 2
+	steps = append(steps, out(2, r1)...)
+	steps = append(steps, func() { b.Unpack(r0, r0, r2, 8, true) }) // word 3
+	steps = append(steps, out(3, r0)...)
+	return steps
+}
+
+// readW records a read of W[x] where it lives and returns that operand.
+func (e *emitter) readW(x int) Op {
+	e.model = append(e.model, event{ring: home, word: x})
+	if e.wregs != nil {
+		return e.wregs[x%ringWords]
+	}
+	return Mem{Base: e.rbase, Disp: 32 * (x % ringWords)}
+}
+
+// readWReg is readW where W lives in registers.
+func (e *emitter) readWReg(x int) reg.VecPhysical { return e.readW(x).(reg.VecPhysical) }
+
+// readLatest reads W[x], which the schedule computed a few steps ago: from
+// the register it was computed in, when W lives in memory and it is still
+// there (x >= 16: the message words are not).
+func (e *emitter) readLatest(x int) Op {
+	if e.wregs == nil && x%80 >= 16 {
+		e.model = append(e.model, event{ring: cache, word: x})
+		return e.work[x%cacheRegs]
+	}
+	return e.readW(x)
+}
+
+// writeW records a write of W[x] to the ring and returns its slot.
+func (e *emitter) writeW(x int) Mem {
+	e.wrote(home, x)
+	return Mem{Base: e.rbase, Disp: 32 * (x % ringWords)}
+}
+
+func (e *emitter) wrote(r ring, x int) {
+	e.model = append(e.model, event{ring: r, write: true, word: x})
+}

@@ -1,0 +1,71 @@
+// Package sha1mb describes, once, the multi-lane SHA-1 block function of
+// sha1.SumMany, and emits it with avo for two instruction sets: AVX2 with
+// 8 lanes and AVX-512 with 16 (the Backend of each).
+//
+// # The algorithm
+//
+// One SHA-1 stream is a chain of 80 dependent rounds per block (FIPS
+// 180-4, 6.1.2), so one stream runs at the latency of that chain however
+// wide the core is. The multi-lane kernels hash one message per 32-bit
+// lane of a vector register instead, as Intel's multi-buffer libraries do
+// (isa-l_crypto's sha1_mb, intel-ipsec-mb): every instruction works on 8
+// or 16 independent messages, and throughput, not latency, sets the speed.
+//
+// Each round is the scalar round written on vectors:
+//
+//	e += W[t];  e += K;  c' = rol30(b);  e += f_t(b, c, d);  e += rol5(a)
+//
+// after which the registers are renamed, not moved. rol30(b) goes into a
+// spare register, so that f, which needs b once more, is computed in b's
+// own register. f is Ch, Parity or Maj: where the backend has a
+// three-input logic instruction (VPTERNLOGD) it is one instruction, else
+// the forms of the one-stream knobs -ch and -maj choose its two-input
+// operations. A rotate is one instruction (VPROLD) or two shifts and an
+// OR; rol5(a) is added into e as its two shifted halves, which share no
+// bit.
+//
+// The schedule W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]) needs no
+// fix-up here: each vector holds one word of every lane. The 16-word window
+// lives in registers when the register file holds it beside the state (32
+// ZMM registers), else in a 32-byte-aligned stack ring, with the last four
+// computed words also kept in registers, since the next word needs W[t-3].
+//
+// The message words come in four at a time (a load group): with -load
+// unpack, row j holds, in each 128-bit part q, the four words of lane
+// 4q+j (a 16-byte load, or an insert from memory); unpacking the 32-bit and
+// then the 64-bit elements of the rows transposes each 4x4 block, and a
+// byte shuffle makes the words big-endian. With -load gather, one gather
+// per word and half of the lanes fetches them from the lanes' pointers.
+//
+// W[t] is computed Lookahead rounds before round t reads it: its steps,
+// or a quarter of its load group's, are dealt evenly between the
+// instructions of that earlier round. The last rounds of a block so load
+// the first words of the next; after the last block the loop branches to
+// a copy of those rounds without the loads, so that nothing past a lane's
+// blocks is read. After each block the state is added into h in the live
+// lanes only (an opmask store with AVX-512, a masked add with AVX2), and
+// the sums become the next block's working variables through a parallel
+// move, since 80 renamings do not bring the registers back.
+//
+// Every access to W goes through a model of where each word lives; before
+// Generate returns, the accesses are replayed for inputs of one, two and
+// three blocks, and a look-ahead that would read a word before it is
+// written, or after it is overwritten, is rejected with an error instead
+// of emitted.
+//
+// # The kernel's contract
+//
+//	func(h *[5][16]uint32, p *[16]*byte, n int, live uint32)
+//
+// For each lane l whose bit is set in live, the kernel absorbs the n
+// blocks at p[l] into h[.][l]. Lanes not in live are left as they were in
+// h, but still loaded from: their p[l] must point at n readable blocks
+// (sha1.SumMany points them at a live lane's).
+//
+// # Tests
+//
+// The 16-lane kernel cannot run on a CPU without AVX-512, so the tests run
+// every variant of both kernels on a model machine (machine_test.go) that
+// executes avo's instructions with the SDM's semantics, and every variant
+// this CPU can run natively (TestSweep), each against FIPS 180-4.
+package sha1mb
