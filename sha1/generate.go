@@ -5,13 +5,16 @@ package sha1
 // the CPUID helper its dispatch needs by gen/cpuid; the arm64 and arm
 // kernels with the SHA1 instructions from one description by gen/sha1_ce;
 // the arm64 and arm kernels for cores without them, the same schedule as
-// SSSE3 and AVX on NEON, by gen/sha1_neon (gen/internal/sha1arm). The
-// header of each .s names its command.
+// SSSE3 and AVX on NEON, by gen/sha1_neon (gen/internal/sha1arm);
+// SumMany's multi-lane kernels from the description in gen/internal/sha1mb.
+// The header of each .s names its command.
 
 //go:generate go -C ../gen run ./sha1_ssse3 -out ../sha1/sha1block_ssse3_amd64.s
 //go:generate go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s
 //go:generate go -C ../gen run ./sha1_avx2 -out ../sha1/sha1block_avx2_amd64.s
 //go:generate go -C ../gen run ./sha1_shani -out ../sha1/sha1block_shani_amd64.s
+//go:generate go -C ../gen run ./sha1_many_avx2 -out ../sha1/sha1many_avx2_amd64.s
+//go:generate go -C ../gen run ./sha1_many_avx512 -out ../sha1/sha1many_avx512_amd64.s
 //go:generate go -C ../gen run ./cpuid -out ../sha1/cpuid_amd64.s
 //go:generate go -C ../gen run ./sha1_ce -out ../sha1/sha1block_ce_arm64.s
 //go:generate go -C ../gen run ./sha1_ce -arch arm -out ../sha1/sha1block_ce_arm.s

@@ -1,0 +1,92 @@
+//go:build linux || darwin
+
+package sha1
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/simdhash/simdhash/internal/guardpage"
+)
+
+// TestSumManyGuardPages puts every message of a batch (lengths 0..300 and
+// some of several KiB) in a mapping of its own between two inaccessible
+// pages, starting right after the first or ending right before the
+// second, and hashes the batch with every kernel, then again with each
+// message at its other end. A kernel, or a pad, that reads a byte before
+// or after a message crashes here.
+func TestSumManyGuardPages(t *testing.T) {
+	rng := newRand(t)
+	page := os.Getpagesize()
+	var lens []int
+	for n := 0; n <= 300; n++ {
+		lens = append(lens, n)
+	}
+	for i := 0; i < 40; i++ {
+		lens = append(lens, rng.IntN(3*page))
+	}
+	if testing.Short() {
+		lens = lens[:len(lens)-30]
+	}
+	type placed struct{ atStart, atEnd []byte }
+	spots := make([]placed, len(lens))
+	for i, n := range lens {
+		mem := guardpage.Pages(t, (n+page-1)/page+1)
+		copy(mem, randomBytes(rng, len(mem)))
+		spots[i] = placed{atStart: mem[:n], atEnd: mem[len(mem)-n:]}
+	}
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		for _, startFirst := range []bool{true, false} {
+			msgs := make([][]byte, len(spots))
+			for i, s := range spots {
+				if (i%2 == 0) == startFirst {
+					msgs[i] = s.atStart
+				} else {
+					msgs[i] = s.atEnd
+				}
+			}
+			sums := make([][Size]byte, len(msgs))
+			sumMany(sums, msgs, k)
+			checkSums(t, fmt.Sprintf("guard pages (even messages at the start: %v)", startFirst), sums, msgs)
+		}
+	})
+}
+
+// TestManyBlocksGuardPages calls the multi-lane kernels directly with each
+// lane's blocks between two guard pages, starting right after the first
+// and ending right before the second.
+func TestManyBlocksGuardPages(t *testing.T) {
+	rng := newRand(t)
+	page := os.Getpagesize()
+	const n = 3
+	var starts, ends [maxLanes][]byte
+	for l := range starts {
+		mem := guardpage.Pages(t, 1)
+		copy(mem, randomBytes(rng, page))
+		starts[l], ends[l] = mem[:n*BlockSize], mem[page-n*BlockSize:]
+	}
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		if k.lanes == 0 {
+			t.Skip("single has no block function")
+		}
+		for _, data := range [][maxLanes][]byte{starts, ends} {
+			var s manyLanes
+			for l := range data {
+				s.p[l] = &data[l][0]
+			}
+			want := s.h
+			for l := 0; l < k.lanes; l++ {
+				h := [5]uint32{}
+				refBlocks(&h, data[l])
+				for w := range h {
+					want[w][l] = h[w]
+				}
+			}
+			manyBlocks(k, &s, n, 1<<k.lanes-1)
+			if s.h != want {
+				t.Fatalf("got %08x\nwant %08x", s.h, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,350 @@
+package sha1
+
+import (
+	"bytes"
+	stdsha1 "crypto/sha1"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// forEachManyKernel runs f as one subtest per entry of manyKernels, named
+// after the kernel, whether or not dispatch may choose it. A kernel this
+// CPU cannot run is skipped with the reason.
+func forEachManyKernel(t *testing.T, f func(t *testing.T, k *manyKernel)) {
+	t.Helper()
+	for i := range manyKernels {
+		k := &manyKernels[i]
+		t.Run(k.name, func(t *testing.T) {
+			if !k.available {
+				t.Skip(manyUnavailable(k))
+			}
+			f(t, k)
+		})
+	}
+}
+
+// manyUnavailable says why kernel k cannot run here.
+func manyUnavailable(k *manyKernel) string {
+	if k.id == manyAVX512x16 {
+		return "kernel avx512x16 not available: the CPU lacks AVX-512 F, VL or BW (or the OS's ZMM state), or GODEBUG disabled it; it runs on such a CPU, or under an emulator of one (scripts/bochs-test.sh)"
+	}
+	return fmt.Sprintf("kernel %q not available: the CPU lacks an extension it needs, or GODEBUG disabled one", k.name)
+}
+
+func manyKernelNames() []string {
+	var names []string
+	for _, k := range manyKernels {
+		names = append(names, k.name)
+	}
+	return names
+}
+
+// checkSums compares SumMany's output with crypto/sha1 for each message.
+func checkSums(t *testing.T, what string, sums [][Size]byte, msgs [][]byte) {
+	t.Helper()
+	for i, m := range msgs {
+		if want := stdsha1.Sum(m); sums[i] != want {
+			t.Fatalf("%s: message %d of %d (%d bytes): %x, crypto/sha1 %x", what, i, len(msgs), len(m), sums[i], want)
+		}
+	}
+}
+
+// randomBatch returns n messages of random lengths up to maxLen, each in
+// an array of its own.
+func randomBatch(rng *rand.Rand, n, maxLen int) [][]byte {
+	msgs := make([][]byte, n)
+	for i := range msgs {
+		msgs[i] = randomBytes(rng, rng.IntN(maxLen+1))
+	}
+	return msgs
+}
+
+// TestManyBlocks calls each multi-lane kernel directly: random states, 1..5
+// blocks per lane, random live masks, lanes sharing their blocks, and
+// checks every live lane against the FIPS 180-4 reference and that the
+// other lanes (and columns past the kernel's lanes) are left alone.
+func TestManyBlocks(t *testing.T) {
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		if k.lanes == 0 {
+			t.Skip("single has no block function")
+		}
+		rng := newRand(t)
+		all := uint32(1)<<k.lanes - 1
+		for iter := 0; iter < 200; iter++ {
+			n := 1 + rng.IntN(5)
+			live := rng.Uint32() & all
+			switch iter % 4 {
+			case 0:
+				live = all
+			case 1:
+				live = 1 << rng.IntN(k.lanes)
+			}
+			var s manyLanes
+			var data [maxLanes][]byte
+			for l := range data {
+				if l > 0 && rng.IntN(4) == 0 {
+					data[l] = data[rng.IntN(l)] // the same blocks as another lane
+				} else {
+					data[l] = randomBytes(rng, n*BlockSize)
+				}
+				s.p[l] = &data[l][0]
+				for w := range s.h {
+					s.h[w][l] = rng.Uint32()
+				}
+			}
+			want := s.h
+			for l := 0; l < k.lanes; l++ {
+				if live&(1<<l) == 0 {
+					continue
+				}
+				h := [5]uint32{s.h[0][l], s.h[1][l], s.h[2][l], s.h[3][l], s.h[4][l]}
+				refBlocks(&h, data[l])
+				for w := range h {
+					want[w][l] = h[w]
+				}
+			}
+			manyBlocks(k, &s, n, live)
+			if s.h != want {
+				t.Fatalf("%d blocks, live %#x:\n got %08x\nwant %08x", n, live, s.h, want)
+			}
+		}
+	})
+}
+
+// TestSumManyRandom hashes random batches of 0..200 messages of 0..5000
+// bytes, and a few batches with 1 MiB messages among them.
+func TestSumManyRandom(t *testing.T) {
+	batches, big := 60, 3
+	if testing.Short() {
+		batches, big = 12, 1
+	}
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		rng := newRand(t)
+		for b := 0; b < batches; b++ {
+			msgs := randomBatch(rng, rng.IntN(201), 5000)
+			if b < big && len(msgs) > 0 {
+				for i := 0; i < 1+b; i++ {
+					msgs[rng.IntN(len(msgs))] = randomBytes(rng, 1<<20)
+				}
+			}
+			sums := make([][Size]byte, len(msgs))
+			sumMany(sums, msgs, k)
+			checkSums(t, fmt.Sprintf("batch %d", b), sums, msgs)
+		}
+	})
+}
+
+// TestSumManyLengths hashes every length 0..300 in one batch, in order and
+// shuffled, so that every tail length meets every lane and block count.
+func TestSumManyLengths(t *testing.T) {
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		rng := newRand(t)
+		data := randomBytes(rng, 300)
+		msgs := make([][]byte, 301)
+		for n := range msgs {
+			msgs[n] = bytes.Clone(data[:n])
+		}
+		sums := make([][Size]byte, len(msgs))
+		sumMany(sums, msgs, k)
+		checkSums(t, "lengths 0..300", sums, msgs)
+		rng.Shuffle(len(msgs), func(i, j int) { msgs[i], msgs[j] = msgs[j], msgs[i] })
+		sumMany(sums, msgs, k)
+		checkSums(t, "lengths 0..300 shuffled", sums, msgs)
+	})
+}
+
+// TestSumManyAliasing hashes messages that share one backing array:
+// overlapping windows, the same slice many times, nil and empty slices.
+func TestSumManyAliasing(t *testing.T) {
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		rng := newRand(t)
+		buf := randomBytes(rng, 4096)
+		var msgs [][]byte
+		for i := 0; i < 60; i++ {
+			a := rng.IntN(len(buf))
+			msgs = append(msgs, buf[a:a+rng.IntN(len(buf)-a+1)])
+		}
+		for i := 0; i < 20; i++ {
+			msgs = append(msgs, buf, buf[:200], nil, buf[7:7])
+		}
+		rng.Shuffle(len(msgs), func(i, j int) { msgs[i], msgs[j] = msgs[j], msgs[i] })
+		sums := make([][Size]byte, len(msgs))
+		saved := bytes.Clone(buf)
+		sumMany(sums, msgs, k)
+		checkSums(t, "aliasing messages", sums, msgs)
+		if !bytes.Equal(buf, saved) {
+			t.Fatal("SumMany changed its messages")
+		}
+	})
+}
+
+// TestSumManyHandoff runs each kernel with every threshold from 1 (never
+// hand the lanes over) to one past its lanes (at once), on batches shaped
+// for it: fewer messages than lanes, one long message among short ones,
+// equal messages, and a message that ends in its pad when handed over.
+func TestSumManyHandoff(t *testing.T) {
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		if k.lanes == 0 {
+			t.Skip("single has no lanes to hand over")
+		}
+		rng := newRand(t)
+		shapes := map[string][][]byte{
+			"few":      randomBatch(rng, k.lanes/2, 3000),
+			"one long": append(randomBatch(rng, 3*k.lanes, 200), randomBytes(rng, 40000)),
+			"equal":    {},
+			"pads":     {},
+		}
+		for i := 0; i < 2*k.lanes+3; i++ {
+			shapes["equal"] = append(shapes["equal"], randomBytes(rng, 1000))
+			shapes["pads"] = append(shapes["pads"], randomBytes(rng, 56+64*(i%3)))
+		}
+		for name, msgs := range shapes {
+			for th := 1; th <= k.lanes+1; th++ {
+				kk := *k
+				kk.minLive = th
+				sums := make([][Size]byte, len(msgs))
+				sumMany(sums, msgs, &kk)
+				checkSums(t, fmt.Sprintf("%s, threshold %d", name, th), sums, msgs)
+			}
+		}
+	})
+}
+
+// TestSumManySingleKernels runs the multi-lane kernels with each
+// single-stream kernel finishing the handed-over lanes.
+func TestSumManySingleKernels(t *testing.T) {
+	rng := newRand(t)
+	msgs := append(randomBatch(rng, 40, 3000), randomBytes(rng, 20000))
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		forEachKernel(t, func(t *testing.T) {
+			kk := *k
+			kk.minLive = max(1, k.lanes/2)
+			sums := make([][Size]byte, len(msgs))
+			sumMany(sums, msgs, &kk)
+			checkSums(t, "single kernel "+active.name, sums, msgs)
+		})
+	})
+}
+
+// TestSumManyAPI checks SumMany itself: the dispatched kernel, no batch,
+// and the panics for a length mismatch and for sums overlapping a message.
+func TestSumManyAPI(t *testing.T) {
+	rng := newRand(t)
+	msgs := randomBatch(rng, 50, 2000)
+	sums := make([][Size]byte, len(msgs))
+	SumMany(sums, msgs)
+	checkSums(t, "SumMany with "+ManyKernel(), sums, msgs)
+	SumMany(nil, nil)
+	SumMany([][Size]byte{}, [][]byte{})
+
+	mustPanic := func(what, want string, f func()) {
+		t.Helper()
+		defer func() {
+			t.Helper()
+			r := recover()
+			if r == nil || !strings.Contains(fmt.Sprint(r), want) {
+				t.Fatalf("%s: panic %v, want one saying %q", what, r, want)
+			}
+		}()
+		f()
+	}
+	mustPanic("one sum short", "len(sums) = 49 but len(msgs) = 50", func() { SumMany(sums[:49], msgs) })
+	mustPanic("no sums", "len(sums) = 0 but len(msgs) = 50", func() { SumMany(nil, msgs) })
+	backing := make([][Size]byte, 4)
+	inside := unsafeBytes(backing)
+	mustPanic("sums overlapping a message", "sums overlaps msgs[1]", func() {
+		SumMany(backing[:2], [][]byte{nil, inside[30:50]})
+	})
+	// Adjacent but not overlapping is fine.
+	SumMany(backing[:2], [][]byte{inside[2*Size:], inside[:0]})
+	checkSums(t, "a message right after sums", backing[:2], [][]byte{inside[2*Size:], nil})
+}
+
+// TestSumManyAllocs checks that SumMany does not allocate: its lanes,
+// buffers and the sums it hands back stay on the stack.
+func TestSumManyAllocs(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation changes allocation counts")
+	}
+	rng := newRand(t)
+	msgs := randomBatch(rng, 100, 3000)
+	sums := make([][Size]byte, len(msgs))
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		if n := testing.AllocsPerRun(5, func() { sumMany(sums, msgs, k) }); n != 0 {
+			t.Fatalf("%v allocations per call", n)
+		}
+	})
+	if n := testing.AllocsPerRun(5, func() { SumMany(sums, msgs) }); n != 0 {
+		t.Fatalf("SumMany: %v allocations per call", n)
+	}
+}
+
+// TestManyDispatch checks the kernel SumMany chose at init. With
+// SIMDHASH_SHA1_MANY_KERNEL set (as the emulated runs do), ManyKernel must
+// report exactly that; otherwise the first available kernel that dispatch
+// may choose. A kernel dispatch may not choose is never chosen.
+func TestManyDispatch(t *testing.T) {
+	got := ManyKernel()
+	if !slices.Contains(manyKernelNames(), got) {
+		t.Fatalf("ManyKernel() = %q is not a registered kernel %v", got, manyKernelNames())
+	}
+	if want, ok := os.LookupEnv("SIMDHASH_SHA1_MANY_KERNEL"); ok && got != want {
+		t.Fatalf("ManyKernel() = %q, but SIMDHASH_SHA1_MANY_KERNEL = %q (GODEBUG=%q)", got, want, os.Getenv("GODEBUG"))
+	}
+	for _, k := range manyKernels {
+		if k.available && k.dispatch {
+			if got != k.name {
+				t.Fatalf("ManyKernel() = %q, want the first available dispatchable kernel %q", got, k.name)
+			}
+			break
+		}
+	}
+	for _, k := range manyKernels {
+		if !k.dispatch && k.name == got {
+			t.Fatalf("ManyKernel() = %q, which dispatch may not choose", got)
+		}
+	}
+	if got == "single" && manyMinLive(activeMany) != 0 {
+		t.Fatalf("single has a handoff threshold %d", manyMinLive(activeMany))
+	}
+	t.Logf("ManyKernel() = %q (threshold %d busy lanes with %s); registry %v", got, manyMinLive(activeMany), Kernel(), manyKernelNames())
+}
+
+// FuzzSumMany cuts the fuzzer's data into messages (lengths from cuts,
+// each message starting where the last one started plus a step, so that
+// they overlap) and compares SumMany with crypto/sha1 on every available
+// kernel.
+func FuzzSumMany(f *testing.F) {
+	f.Add([]byte("abc"), []byte{1, 2, 3})
+	f.Add(bytes.Repeat([]byte{0x5a}, 700), []byte{55, 56, 64, 119, 120, 0, 200, 9, 9})
+	f.Add(bytes.Repeat([]byte("0123456789abcdef"), 100), bytes.Repeat([]byte{255, 128, 63}, 12))
+	f.Add([]byte{}, []byte{0, 0, 0})
+	f.Fuzz(func(t *testing.T, data, cuts []byte) {
+		var msgs [][]byte
+		start := 0
+		for i := 0; i+1 < len(cuts); i += 2 {
+			n := int(cuts[i]) * (1 + int(cuts[i+1]%8))
+			s := min(start, len(data))
+			msgs = append(msgs, data[s:min(s+n, len(data))])
+			start += int(cuts[i+1])
+		}
+		sums := make([][Size]byte, len(msgs))
+		for i := range manyKernels {
+			if k := &manyKernels[i]; k.available {
+				clear(sums)
+				sumMany(sums, msgs, k)
+				checkSums(t, k.name, sums, msgs)
+			}
+		}
+	})
+}
+
+// unsafeBytes is the memory of sums as bytes.
+func unsafeBytes(sums [][Size]byte) []byte {
+	return unsafe.Slice(&sums[0][0], len(sums)*Size)
+}
