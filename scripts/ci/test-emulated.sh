@@ -24,10 +24,11 @@ run() {
 	specs+=("$spec")
 }
 
-run amd64 core2duo    "" SIMDHASH_SHA1_KERNEL=ssse3   ./sha1 # SSSE3, no AVX
-run amd64 SandyBridge "" SIMDHASH_SHA1_KERNEL=avx     ./sha1 # + AVX
-run amd64 Haswell     "" SIMDHASH_SHA1_KERNEL=avx2    ./sha1 # + AVX2, BMI1, BMI2
-run amd64 qemu64      "" SIMDHASH_SHA1_KERNEL=generic ./sha1 # no SSSE3
+run amd64 core2duo    "" "SIMDHASH_SHA1_KERNEL=ssse3 SIMDHASH_SHA1_MANY_KERNEL=single"   ./sha1 # SSSE3, no AVX
+run amd64 SandyBridge "" "SIMDHASH_SHA1_KERNEL=avx SIMDHASH_SHA1_MANY_KERNEL=single"     ./sha1 # + AVX
+run amd64 Haswell     "" "SIMDHASH_SHA1_KERNEL=avx2 SIMDHASH_SHA1_MANY_KERNEL=avx2x8"    ./sha1 # + AVX2, BMI1, BMI2
+run amd64 Haswell     cpu.avx2=off "SIMDHASH_SHA1_KERNEL=avx SIMDHASH_SHA1_MANY_KERNEL=single" ./sha1
+run amd64 qemu64      "" "SIMDHASH_SHA1_KERNEL=generic SIMDHASH_SHA1_MANY_KERNEL=single" ./sha1 # no SSSE3
 run amd64 Westmere    "" SIMDHASH_GHASH_KERNEL=pclmul-sse ./ghash # PCLMULQDQ + SSSE3, no AVX
 run amd64 SandyBridge "" SIMDHASH_GHASH_KERNEL=pclmul    ./ghash # + AVX
 run amd64 core2duo    "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # SSSE3, no PCLMULQDQ
@@ -41,7 +42,7 @@ run arm64 "" ""            SIMDHASH_GHASH_KERNEL=pmull ./ghash
 run arm64 "" cpu.pmull=off SIMDHASH_GHASH_KERNEL=neon  ./ghash
 
 export GOARM=7
-run arm cortex-a15 "" SIMDHASH_SHA1_KERNEL=neon     ./sha1  # NEON, no SHA1 instructions (they raise SIGILL there)
+run arm cortex-a15 "" "SIMDHASH_SHA1_KERNEL=neon SIMDHASH_SHA1_MANY_KERNEL=single" ./sha1 # NEON, no SHA1 instructions (they raise SIGILL there)
 run arm cortex-a15 "" SIMDHASH_GHASH_KERNEL=neon    ./ghash # NEON, no VMULL.P64 (it raises SIGILL there)
 run arm max        "" SIMDHASH_SHA1_KERNEL=ce       ./sha1  # + the SHA1 instructions
 run arm max        "" SIMDHASH_GHASH_KERNEL=pmull   ./ghash # + VMULL.P64
@@ -92,8 +93,8 @@ for i in "${!specs[@]}"; do
 done
 
 # Last, through go test itself, so that the run ends with go test's own lines.
-echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=ce)"
-if ! env -u GODEBUG -u SIMDHASH_GHASH_KERNEL SIMDHASH_SHA1_KERNEL=ce GOOS=linux GOARCH=arm64 CGO_ENABLED=0 \
+echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=single)"
+if ! env -u GODEBUG -u SIMDHASH_GHASH_KERNEL SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=single GOOS=linux GOARCH=arm64 CGO_ENABLED=0 \
 	"$GO" test -count=1 -short -exec qemu-aarch64 ./internal/ref ./sha1; then
 	failed+=("arm64 go test ./internal/ref ./sha1")
 fi
