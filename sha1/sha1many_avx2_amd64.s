@@ -58,14 +58,15 @@ DATA sha1ManyLaneBits<>+24(SB)/4, $0x00000040
 DATA sha1ManyLaneBits<>+28(SB)/4, $0x00000080
 GLOBL sha1ManyLaneBits<>(SB), RODATA|NOPTR, $32
 
-// func manyAVX2(h *[5][16]uint32, p *[16]*byte, n int, live uint32)
-// Requires: AVX, AVX2
-TEXT ·manyAVX2(SB), $576-28
+// func manyAVX2(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·manyAVX2(SB), $576-36
 	// manyAVX2 absorbs n blocks of each of 8 lanes into h, 8 lanes per vector register.
 	// Schedule: lookahead=8 ch=xor maj=or load=unpack.
 	MOVQ h+0(FP), R8
 	MOVQ p+8(FP), R9
-	MOVQ n+16(FP), R11
+	MOVQ rem+16(FP), SI
+	MOVQ n+24(FP), R11
 
 	// Nothing to do without a block; end = 64n.
 	SHLQ $0x06, R11
@@ -76,7 +77,7 @@ TEXT ·manyAVX2(SB), $576-28
 	LEAQ (SP), R13
 	ADDQ $0x1f, R13
 	ANDQ $-32, R13
-	MOVL live+24(FP), R12
+	MOVL live+32(FP), R12
 
 	// The live-lane mask: all ones in lane l if bit l of live is set.
 	VMOVD        R12, X6
@@ -95,21 +96,21 @@ TEXT ·manyAVX2(SB), $576-28
 	// Prologue: W[0..7] of the first block.
 	// W[0..3]: load and transpose
 	MOVQ        (R9), R12
-	VMOVDQU     (R12)(R10*1), X8
+	VMOVDQU     (R12), X8
 	MOVQ        32(R9), R12
-	VINSERTI128 $0x01, (R12)(R10*1), Y8, Y8
+	VINSERTI128 $0x01, (R12), Y8, Y8
 	MOVQ        8(R9), R12
-	VMOVDQU     (R12)(R10*1), X9
+	VMOVDQU     (R12), X9
 	MOVQ        40(R9), R12
-	VINSERTI128 $0x01, (R12)(R10*1), Y9, Y9
+	VINSERTI128 $0x01, (R12), Y9, Y9
 	MOVQ        16(R9), R12
-	VMOVDQU     (R12)(R10*1), X10
+	VMOVDQU     (R12), X10
 	MOVQ        48(R9), R12
-	VINSERTI128 $0x01, (R12)(R10*1), Y10, Y10
+	VINSERTI128 $0x01, (R12), Y10, Y10
 	MOVQ        24(R9), R12
-	VMOVDQU     (R12)(R10*1), X11
+	VMOVDQU     (R12), X11
 	MOVQ        56(R9), R12
-	VINSERTI128 $0x01, (R12)(R10*1), Y11, Y11
+	VINSERTI128 $0x01, (R12), Y11, Y11
 	VPUNPCKLDQ  Y9, Y8, Y12
 	VPUNPCKHDQ  Y9, Y8, Y8
 	VPUNPCKLDQ  Y11, Y10, Y9
@@ -129,21 +130,21 @@ TEXT ·manyAVX2(SB), $576-28
 
 	// W[4..7]: load and transpose
 	MOVQ        (R9), R12
-	VMOVDQU     16(R12)(R10*1), X8
+	VMOVDQU     16(R12), X8
 	MOVQ        32(R9), R12
-	VINSERTI128 $0x01, 16(R12)(R10*1), Y8, Y8
+	VINSERTI128 $0x01, 16(R12), Y8, Y8
 	MOVQ        8(R9), R12
-	VMOVDQU     16(R12)(R10*1), X9
+	VMOVDQU     16(R12), X9
 	MOVQ        40(R9), R12
-	VINSERTI128 $0x01, 16(R12)(R10*1), Y9, Y9
+	VINSERTI128 $0x01, 16(R12), Y9, Y9
 	MOVQ        16(R9), R12
-	VMOVDQU     16(R12)(R10*1), X10
+	VMOVDQU     16(R12), X10
 	MOVQ        48(R9), R12
-	VINSERTI128 $0x01, 16(R12)(R10*1), Y10, Y10
+	VINSERTI128 $0x01, 16(R12), Y10, Y10
 	MOVQ        24(R9), R12
-	VMOVDQU     16(R12)(R10*1), X11
+	VMOVDQU     16(R12), X11
 	MOVQ        56(R9), R12
-	VINSERTI128 $0x01, 16(R12)(R10*1), Y11, Y11
+	VINSERTI128 $0x01, 16(R12), Y11, Y11
 	VPUNPCKLDQ  Y9, Y8, Y12
 	VPUNPCKHDQ  Y9, Y8, Y8
 	VPUNPCKLDQ  Y11, Y10, Y9
@@ -169,38 +170,38 @@ loop:
 	VPADDD      sha1ManyK<>+0(SB), Y4, Y4
 	VPSRLD      $0x02, Y1, Y7
 	MOVQ        (R9), R12
-	VMOVDQU     32(R12)(R10*1), X8
+	VMOVDQU     32(R12), X8
 	VPSLLD      $0x1e, Y1, Y5
 	VPOR        Y7, Y5, Y5
 	MOVQ        32(R9), R12
-	VINSERTI128 $0x01, 32(R12)(R10*1), Y8, Y8
+	VINSERTI128 $0x01, 32(R12), Y8, Y8
 	VPXOR       Y3, Y2, Y6
 	VPAND       Y6, Y1, Y1
 	MOVQ        8(R9), R12
-	VMOVDQU     32(R12)(R10*1), X9
+	VMOVDQU     32(R12), X9
 	VPXOR       Y3, Y1, Y1
 	VPADDD      Y1, Y4, Y4
 	MOVQ        40(R9), R12
-	VINSERTI128 $0x01, 32(R12)(R10*1), Y9, Y9
+	VINSERTI128 $0x01, 32(R12), Y9, Y9
 	VPSLLD      $0x05, Y0, Y7
 	VPADDD      Y7, Y4, Y4
 	MOVQ        16(R9), R12
-	VMOVDQU     32(R12)(R10*1), X10
+	VMOVDQU     32(R12), X10
 	VPSRLD      $0x1b, Y0, Y7
 	VPADDD      Y7, Y4, Y4
 
 	// Round 1
 	VPADDD      32(R13), Y3, Y3
 	MOVQ        48(R9), R12
-	VINSERTI128 $0x01, 32(R12)(R10*1), Y10, Y10
+	VINSERTI128 $0x01, 32(R12), Y10, Y10
 	VPADDD      sha1ManyK<>+0(SB), Y3, Y3
 	VPSRLD      $0x02, Y0, Y7
 	MOVQ        24(R9), R12
-	VMOVDQU     32(R12)(R10*1), X11
+	VMOVDQU     32(R12), X11
 	VPSLLD      $0x1e, Y0, Y1
 	VPOR        Y7, Y1, Y1
 	MOVQ        56(R9), R12
-	VINSERTI128 $0x01, 32(R12)(R10*1), Y11, Y11
+	VINSERTI128 $0x01, 32(R12), Y11, Y11
 	VPXOR       Y2, Y5, Y6
 	VPAND       Y6, Y0, Y0
 	VPUNPCKLDQ  Y9, Y8, Y12
@@ -263,38 +264,38 @@ loop:
 	VPADDD      sha1ManyK<>+0(SB), Y1, Y1
 	VPSRLD      $0x02, Y2, Y7
 	MOVQ        (R9), R12
-	VMOVDQU     48(R12)(R10*1), X8
+	VMOVDQU     48(R12), X8
 	VPSLLD      $0x1e, Y2, Y3
 	VPOR        Y7, Y3, Y3
 	MOVQ        32(R9), R12
-	VINSERTI128 $0x01, 48(R12)(R10*1), Y8, Y8
+	VINSERTI128 $0x01, 48(R12), Y8, Y8
 	VPXOR       Y0, Y4, Y6
 	VPAND       Y6, Y2, Y2
 	MOVQ        8(R9), R12
-	VMOVDQU     48(R12)(R10*1), X9
+	VMOVDQU     48(R12), X9
 	VPXOR       Y0, Y2, Y2
 	VPADDD      Y2, Y1, Y1
 	MOVQ        40(R9), R12
-	VINSERTI128 $0x01, 48(R12)(R10*1), Y9, Y9
+	VINSERTI128 $0x01, 48(R12), Y9, Y9
 	VPSLLD      $0x05, Y5, Y7
 	VPADDD      Y7, Y1, Y1
 	MOVQ        16(R9), R12
-	VMOVDQU     48(R12)(R10*1), X10
+	VMOVDQU     48(R12), X10
 	VPSRLD      $0x1b, Y5, Y7
 	VPADDD      Y7, Y1, Y1
 
 	// Round 5
 	VPADDD      160(R13), Y0, Y0
 	MOVQ        48(R9), R12
-	VINSERTI128 $0x01, 48(R12)(R10*1), Y10, Y10
+	VINSERTI128 $0x01, 48(R12), Y10, Y10
 	VPADDD      sha1ManyK<>+0(SB), Y0, Y0
 	VPSRLD      $0x02, Y5, Y7
 	MOVQ        24(R9), R12
-	VMOVDQU     48(R12)(R10*1), X11
+	VMOVDQU     48(R12), X11
 	VPSLLD      $0x1e, Y5, Y2
 	VPOR        Y7, Y2, Y2
 	MOVQ        56(R9), R12
-	VINSERTI128 $0x01, 48(R12)(R10*1), Y11, Y11
+	VINSERTI128 $0x01, 48(R12), Y11, Y11
 	VPXOR       Y4, Y3, Y6
 	VPAND       Y6, Y5, Y5
 	VPUNPCKLDQ  Y9, Y8, Y12
@@ -1943,43 +1944,85 @@ loop:
 	CMPQ R10, R11
 	JAE  last
 
+	// Each lane's next block: the one after, or p[1] once rem blocks are done.
+	MOVQ    (R9), AX
+	ADDQ    $0x40, AX
+	DECQ    (SI)
+	CMOVQEQ 128(R9), AX
+	MOVQ    AX, (R9)
+	MOVQ    8(R9), AX
+	ADDQ    $0x40, AX
+	DECQ    8(SI)
+	CMOVQEQ 136(R9), AX
+	MOVQ    AX, 8(R9)
+	MOVQ    16(R9), AX
+	ADDQ    $0x40, AX
+	DECQ    16(SI)
+	CMOVQEQ 144(R9), AX
+	MOVQ    AX, 16(R9)
+	MOVQ    24(R9), AX
+	ADDQ    $0x40, AX
+	DECQ    24(SI)
+	CMOVQEQ 152(R9), AX
+	MOVQ    AX, 24(R9)
+	MOVQ    32(R9), AX
+	ADDQ    $0x40, AX
+	DECQ    32(SI)
+	CMOVQEQ 160(R9), AX
+	MOVQ    AX, 32(R9)
+	MOVQ    40(R9), AX
+	ADDQ    $0x40, AX
+	DECQ    40(SI)
+	CMOVQEQ 168(R9), AX
+	MOVQ    AX, 40(R9)
+	MOVQ    48(R9), AX
+	ADDQ    $0x40, AX
+	DECQ    48(SI)
+	CMOVQEQ 176(R9), AX
+	MOVQ    AX, 48(R9)
+	MOVQ    56(R9), AX
+	ADDQ    $0x40, AX
+	DECQ    56(SI)
+	CMOVQEQ 184(R9), AX
+	MOVQ    AX, 56(R9)
+
 	// Round 72
 	VPADDD 256(R13), Y4, Y4
 
 	// W[80..83]: load and transpose
 	VPADDD      sha1ManyK<>+96(SB), Y4, Y4
 	MOVQ        (R9), R12
-	VMOVDQU     (R12)(R10*1), X8
+	VMOVDQU     (R12), X8
 	VPSRLD      $0x02, Y1, Y7
 	VPSLLD      $0x1e, Y1, Y5
 	MOVQ        32(R9), R12
-	VINSERTI128 $0x01, (R12)(R10*1), Y8, Y8
+	VINSERTI128 $0x01, (R12), Y8, Y8
 	VPOR        Y7, Y5, Y5
 	VPXOR       Y2, Y1, Y1
 	MOVQ        8(R9), R12
-	VMOVDQU     (R12)(R10*1), X9
+	VMOVDQU     (R12), X9
 	VPXOR       Y3, Y1, Y1
 	VPADDD      Y1, Y4, Y4
 	MOVQ        40(R9), R12
-	VINSERTI128 $0x01, (R12)(R10*1), Y9, Y9
+	VINSERTI128 $0x01, (R12), Y9, Y9
 	VPSLLD      $0x05, Y0, Y7
 	VPADDD      Y7, Y4, Y4
 	MOVQ        16(R9), R12
-	VMOVDQU     (R12)(R10*1), X10
+	VMOVDQU     (R12), X10
 	VPSRLD      $0x1b, Y0, Y7
 	VPADDD      Y7, Y4, Y4
 
 	// Round 73
 	VPADDD      288(R13), Y3, Y3
 	MOVQ        48(R9), R12
-	VINSERTI128 $0x01, (R12)(R10*1), Y10, Y10
+	VINSERTI128 $0x01, (R12), Y10, Y10
 	VPADDD      sha1ManyK<>+96(SB), Y3, Y3
 	MOVQ        24(R9), R12
-	VMOVDQU     (R12)(R10*1), X11
+	VMOVDQU     (R12), X11
 	VPSRLD      $0x02, Y0, Y7
 	VPSLLD      $0x1e, Y0, Y1
 	MOVQ        56(R9), R12
-	VINSERTI128 $0x01, (R12)(R10*1), Y11, Y11
+	VINSERTI128 $0x01, (R12), Y11, Y11
 	VPOR        Y7, Y1, Y1
 	VPXOR       Y5, Y0, Y0
 	VPUNPCKLDQ  Y9, Y8, Y12
@@ -2039,37 +2082,37 @@ loop:
 	// W[84..87]: load and transpose
 	VPADDD      sha1ManyK<>+96(SB), Y1, Y1
 	MOVQ        (R9), R12
-	VMOVDQU     16(R12)(R10*1), X8
+	VMOVDQU     16(R12), X8
 	VPSRLD      $0x02, Y2, Y7
 	VPSLLD      $0x1e, Y2, Y3
 	MOVQ        32(R9), R12
-	VINSERTI128 $0x01, 16(R12)(R10*1), Y8, Y8
+	VINSERTI128 $0x01, 16(R12), Y8, Y8
 	VPOR        Y7, Y3, Y3
 	VPXOR       Y4, Y2, Y2
 	MOVQ        8(R9), R12
-	VMOVDQU     16(R12)(R10*1), X9
+	VMOVDQU     16(R12), X9
 	VPXOR       Y0, Y2, Y2
 	VPADDD      Y2, Y1, Y1
 	MOVQ        40(R9), R12
-	VINSERTI128 $0x01, 16(R12)(R10*1), Y9, Y9
+	VINSERTI128 $0x01, 16(R12), Y9, Y9
 	VPSLLD      $0x05, Y5, Y7
 	VPADDD      Y7, Y1, Y1
 	MOVQ        16(R9), R12
-	VMOVDQU     16(R12)(R10*1), X10
+	VMOVDQU     16(R12), X10
 	VPSRLD      $0x1b, Y5, Y7
 	VPADDD      Y7, Y1, Y1
 
 	// Round 77
 	VPADDD      416(R13), Y0, Y0
 	MOVQ        48(R9), R12
-	VINSERTI128 $0x01, 16(R12)(R10*1), Y10, Y10
+	VINSERTI128 $0x01, 16(R12), Y10, Y10
 	VPADDD      sha1ManyK<>+96(SB), Y0, Y0
 	MOVQ        24(R9), R12
-	VMOVDQU     16(R12)(R10*1), X11
+	VMOVDQU     16(R12), X11
 	VPSRLD      $0x02, Y5, Y7
 	VPSLLD      $0x1e, Y5, Y2
 	MOVQ        56(R9), R12
-	VINSERTI128 $0x01, 16(R12)(R10*1), Y11, Y11
+	VINSERTI128 $0x01, 16(R12), Y11, Y11
 	VPOR        Y7, Y2, Y2
 	VPXOR       Y3, Y5, Y5
 	VPUNPCKLDQ  Y9, Y8, Y12

@@ -117,20 +117,27 @@ func firstDispatchable() *manyKernel {
 }
 
 // manyLanes is the state a multi-lane kernel works on: h[i][l] is word i
-// of lane l's intermediate hash, p[l] lane l's next block.
+// of lane l's intermediate hash; lane l's blocks are rem[l] blocks at
+// p[0][l], then those at p[1][l] (rem[l] <= 0: all at p[0][l]). The
+// kernels advance p[0] and rem as they go: the scheduler sets both before
+// every call.
 type manyLanes struct {
-	h [5][maxLanes]uint32
-	p [maxLanes]*byte
+	h   [5][maxLanes]uint32
+	p   [2][maxLanes]*byte
+	rem [maxLanes]int
 }
 
 // A laneJob is the message a lane is hashing.
 type laneJob struct {
-	msg    int  // its index in msgs
-	off    int  // the offset of the next block in the message, before pad
-	blocks int  // blocks left in the current run: the message's, or pad's
-	inPad  bool // the run is the lane's pad buffer
-	padEnd int  // the pad's length: one or two blocks
+	msg   int // its index in msgs
+	off   int // the offset of its next whole block
+	whole int // whole blocks left in the message
+	pad   int // blocks left in the lane's pad buffer (after the whole ones)
+	end   int // the pad's length: one or two blocks
 }
+
+// left returns the blocks the lane has left.
+func (j *laneJob) left() int { return j.whole + j.pad }
 
 // sumMany is SumMany with kernel k.
 func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
@@ -154,12 +161,7 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 		// Every free lane takes the next message.
 		for l := 0; l < lanes && next < len(msgs); l++ {
 			if live&(1<<l) == 0 {
-				startLane(&s, &pad[l], &jobs[l], l, msgs, next)
-				if jobs[l].inPad {
-					s.p[l] = &pad[l][0]
-				} else {
-					s.p[l] = &msgs[next][0]
-				}
+				startLane(&s, &pad[l], &jobs[l], l, msgs[next], next)
 				live |= 1 << l
 				busy++
 				next++
@@ -175,20 +177,31 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 			}
 			return
 		}
-		// The shortest run sets the blocks of this call; a lane without a
-		// message reads a live lane's blocks, and its state is left alone.
+		// Each lane's blocks: its message's whole blocks, then its pad.
+		// The lane with the fewest left sets the blocks of this call.
 		n, first := 0, -1
 		for l := 0; l < lanes; l++ {
-			if live&(1<<l) != 0 && (first < 0 || jobs[l].blocks < n) {
-				n = jobs[l].blocks
-				if first < 0 {
-					first = l
-				}
+			if live&(1<<l) == 0 {
+				continue
+			}
+			j := &jobs[l]
+			if j.whole > 0 {
+				s.p[0][l], s.p[1][l], s.rem[l] = &msgs[j.msg][j.off], &pad[l][0], j.whole
+			} else {
+				s.p[0][l], s.rem[l] = &pad[l][j.end-j.pad*BlockSize], 0
+			}
+			if first < 0 || j.left() < n {
+				n = j.left()
+			}
+			if first < 0 {
+				first = l
 			}
 		}
+		// A lane without a message reads a live lane's blocks, and its
+		// state is left alone.
 		for l := 0; l < lanes; l++ {
 			if live&(1<<l) == 0 {
-				s.p[l] = s.p[first]
+				s.p[0][l], s.p[1][l], s.rem[l] = s.p[0][first], s.p[1][first], s.rem[first]
 			}
 		}
 		manyBlocks(k, &s, n, live)
@@ -197,17 +210,11 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 				continue
 			}
 			j := &jobs[l]
-			j.blocks -= n
-			switch {
-			case j.blocks > 0 && !j.inPad:
-				j.off += n * BlockSize
-				s.p[l] = &msgs[j.msg][j.off]
-			case j.blocks > 0: // the second pad block
-				s.p[l] = &pad[l][BlockSize]
-			case !j.inPad:
-				j.inPad, j.blocks = true, j.padEnd/BlockSize
-				s.p[l] = &pad[l][0]
-			default:
+			w := min(n, j.whole)
+			j.whole -= w
+			j.off += w * BlockSize
+			j.pad -= n - w
+			if j.pad == 0 {
 				sums[j.msg] = digestOf(&s, l)
 				live &^= 1 << l
 				busy--
@@ -219,12 +226,11 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 	}
 }
 
-// startLane sets lane l to hash msgs[i] from the start: h from H(0), the
-// message's whole blocks as the first run (none if it is shorter than a
-// block), and its tail, padded as FIPS 180-4 5.1.1 says, in pad. The
-// caller points s.p[l] at the run (here, pad would escape to the heap).
-func startLane(s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int, msgs [][]byte, i int) {
-	m := msgs[i]
+// startLane sets lane l to hash message m (number i) from the start: h
+// from H(0), its whole blocks, then its tail, padded as FIPS 180-4 5.1.1
+// says, in pad. (The caller points the lane at them: here, pad would
+// escape to the heap.)
+func startLane(s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int, m []byte, i int) {
 	whole := len(m) &^ (BlockSize - 1)
 	r := copy(pad[:], m[whole:])
 	pad[r] = 0x80
@@ -234,10 +240,7 @@ func startLane(s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int, msgs [
 	}
 	clear(pad[r+1 : end-8])
 	binary.BigEndian.PutUint64(pad[end-8:end], uint64(len(m))<<3)
-	*j = laneJob{msg: i, blocks: whole / BlockSize, padEnd: end}
-	if whole == 0 {
-		j.inPad, j.blocks = true, end/BlockSize
-	}
+	*j = laneJob{msg: i, whole: whole / BlockSize, pad: end / BlockSize, end: end}
 	for w, v := range [5]uint32{init0, init1, init2, init3, init4} {
 		s.h[w][l] = v
 	}
@@ -247,12 +250,8 @@ func startLane(s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int, msgs [
 // kernel and stores its sum.
 func finishLane(sums [][Size]byte, msgs [][]byte, s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int) {
 	h := [5]uint32{s.h[0][l], s.h[1][l], s.h[2][l], s.h[3][l], s.h[4][l]}
-	start := j.padEnd - j.blocks*BlockSize
-	if !j.inPad {
-		block(&h, msgs[j.msg][j.off:j.off+j.blocks*BlockSize])
-		start = 0
-	}
-	block(&h, pad[start:j.padEnd])
+	block(&h, msgs[j.msg][j.off:j.off+j.whole*BlockSize])
+	block(&h, pad[j.end-j.pad*BlockSize:j.end])
 	for w, v := range h {
 		s.h[w][l] = v
 	}
@@ -277,7 +276,14 @@ func manyPortableBlocks(s *manyLanes, lanes, n int, live uint32) {
 			continue
 		}
 		h := [5]uint32{s.h[0][l], s.h[1][l], s.h[2][l], s.h[3][l], s.h[4][l]}
-		block(&h, unsafe.Slice(s.p[l], n*BlockSize))
+		first := n
+		if r := s.rem[l]; r > 0 && r < n {
+			first = r
+		}
+		block(&h, unsafe.Slice(s.p[0][l], first*BlockSize))
+		if first < n {
+			block(&h, unsafe.Slice(s.p[1][l], (n-first)*BlockSize))
+		}
 		for w, v := range h {
 			s.h[w][l] = v
 		}

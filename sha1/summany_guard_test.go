@@ -60,32 +60,54 @@ func TestManyBlocksGuardPages(t *testing.T) {
 	rng := newRand(t)
 	page := os.Getpagesize()
 	const n = 3
+	// Two mappings per lane: its blocks start right after a guard page in
+	// one and end right before one in the other.
 	var starts, ends [maxLanes][]byte
 	for l := range starts {
-		mem := guardpage.Pages(t, 1)
-		copy(mem, randomBytes(rng, page))
-		starts[l], ends[l] = mem[:n*BlockSize], mem[page-n*BlockSize:]
+		for _, seg := range []*[maxLanes][]byte{&starts, &ends} {
+			mem := guardpage.Pages(t, 1)
+			copy(mem, randomBytes(rng, page))
+			if seg == &starts {
+				seg[l] = mem[:n*BlockSize]
+			} else {
+				seg[l] = mem[page-n*BlockSize:]
+			}
+		}
 	}
 	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
 		if k.lanes == 0 {
 			t.Skip("single has no block function")
 		}
-		for _, data := range [][maxLanes][]byte{starts, ends} {
+		// All blocks in the first segment, at its start and at its end;
+		// then one block there and two in the second.
+		for _, c := range []struct {
+			seg0, seg1 [maxLanes][]byte
+			rem        int
+		}{{starts, ends, 0}, {ends, starts, 0}, {ends, starts, 1}, {starts, ends, 1}} {
 			var s manyLanes
-			for l := range data {
-				s.p[l] = &data[l][0]
-			}
-			want := s.h
-			for l := 0; l < k.lanes; l++ {
-				h := [5]uint32{}
-				refBlocks(&h, data[l])
+			var want [5][maxLanes]uint32
+			for l := 0; l < maxLanes; l++ {
+				seg0, seg1 := c.seg0[l], c.seg1[l]
+				if c.rem > 0 {
+					seg0 = seg0[len(seg0)-c.rem*BlockSize:] // ends at the guard page, or not
+					seg1 = seg1[:(n-c.rem)*BlockSize]
+				}
+				laneBlocks(&s, l, seg0, seg1, c.rem)
+				if l >= k.lanes {
+					continue
+				}
+				var h [5]uint32
+				refBlocks(&h, seg0[:min(len(seg0), n*BlockSize)])
+				if c.rem > 0 {
+					refBlocks(&h, seg1)
+				}
 				for w := range h {
 					want[w][l] = h[w]
 				}
 			}
 			manyBlocks(k, &s, n, 1<<k.lanes-1)
 			if s.h != want {
-				t.Fatalf("got %08x\nwant %08x", s.h, want)
+				t.Fatalf("rem %d: got %08x\nwant %08x", c.rem, s.h, want)
 			}
 		}
 	})

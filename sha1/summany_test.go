@@ -64,10 +64,17 @@ func randomBatch(rng *rand.Rand, n, maxLen int) [][]byte {
 	return msgs
 }
 
+// laneBlocks points lane l of s at its blocks: rem of them at seg0, then
+// those at seg1 (rem <= 0: all at seg0), as the kernels take them.
+func laneBlocks(s *manyLanes, l int, seg0, seg1 []byte, rem int) {
+	s.p[0][l], s.p[1][l], s.rem[l] = unsafe.SliceData(seg0), unsafe.SliceData(seg1), rem
+}
+
 // TestManyBlocks calls each multi-lane kernel directly: random states, 1..5
-// blocks per lane, random live masks, lanes sharing their blocks, and
-// checks every live lane against the FIPS 180-4 reference and that the
-// other lanes (and columns past the kernel's lanes) are left alone.
+// blocks per lane in one segment or two (the switch anywhere), random
+// live masks, lanes sharing their blocks, and checks every live lane
+// against the FIPS 180-4 reference and that the other lanes (and columns
+// past the kernel's lanes) are left alone.
 func TestManyBlocks(t *testing.T) {
 	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
 		if k.lanes == 0 {
@@ -75,7 +82,7 @@ func TestManyBlocks(t *testing.T) {
 		}
 		rng := newRand(t)
 		all := uint32(1)<<k.lanes - 1
-		for iter := 0; iter < 200; iter++ {
+		for iter := 0; iter < 300; iter++ {
 			n := 1 + rng.IntN(5)
 			live := rng.Uint32() & all
 			switch iter % 4 {
@@ -85,14 +92,22 @@ func TestManyBlocks(t *testing.T) {
 				live = 1 << rng.IntN(k.lanes)
 			}
 			var s manyLanes
-			var data [maxLanes][]byte
+			var data [maxLanes][]byte // each lane's n blocks, in order
 			for l := range data {
 				if l > 0 && rng.IntN(4) == 0 {
-					data[l] = data[rng.IntN(l)] // the same blocks as another lane
+					o := rng.IntN(l) // the same blocks as another lane
+					data[l] = data[o]
+					s.p[0][l], s.p[1][l], s.rem[l] = s.p[0][o], s.p[1][o], s.rem[o]
 				} else {
-					data[l] = randomBytes(rng, n*BlockSize)
+					rem := rng.IntN(n+2) - 1
+					r := n
+					if rem > 0 && rem < n {
+						r = rem
+					}
+					seg0, seg1 := randomBytes(rng, r*BlockSize), randomBytes(rng, (n-r)*BlockSize)
+					laneBlocks(&s, l, seg0, seg1, rem)
+					data[l] = append(seg0[:len(seg0):len(seg0)], seg1...)
 				}
-				s.p[l] = &data[l][0]
 				for w := range s.h {
 					s.h[w][l] = rng.Uint32()
 				}
@@ -110,7 +125,7 @@ func TestManyBlocks(t *testing.T) {
 			}
 			manyBlocks(k, &s, n, live)
 			if s.h != want {
-				t.Fatalf("%d blocks, live %#x:\n got %08x\nwant %08x", n, live, s.h, want)
+				t.Fatalf("%d blocks, live %#x, rem %v:\n got %08x\nwant %08x", n, live, s.rem, s.h, want)
 			}
 		}
 	})

@@ -64,11 +64,11 @@ type Backend interface {
 	// of the low (hi = false) or high halves of each 128-bit part of a
 	// and b, a's first: VPUNPCK{L,H}{DQ,QDQ}.
 	Unpack(dst, a, b reg.VecPhysical, size int, hi bool)
-	// Gather returns the steps that set dst to the 32-bit words at
-	// off+disp of every lane's block, whose pointers are the quadwords at
-	// ptrs (lane l at ptrs+8l). tmp are free vector registers (GatherTemps
-	// of them, none of them dst).
-	Gather(dst reg.VecPhysical, ptrs, off reg.GPPhysical, disp int, tmp []reg.VecPhysical) []step
+	// Gather returns the steps that set dst to the 32-bit words at byte
+	// disp of every lane's block, whose pointers are the quadwords at ptrs
+	// (lane l at ptrs+8l); zero holds 0. tmp are free vector registers
+	// (GatherTemps of them, none of them dst).
+	Gather(dst reg.VecPhysical, ptrs, zero reg.GPPhysical, disp int, tmp []reg.VecPhysical) []step
 	GatherTemps() int
 
 	// UpdateH sets dst = x + h, with h the words at m, and stores its
@@ -221,18 +221,18 @@ func (b *avx2) LoadPart(dst reg.VecPhysical, m Mem, q int) {
 func (b *avx2) GatherTemps() int { return 4 }
 
 // Gather fetches the four low lanes' words with one VPGATHERQD (its 64-bit
-// indexes are the block pointers, its base the block offset) and the four
-// high lanes' with another, and joins the halves.
-func (b *avx2) Gather(dst reg.VecPhysical, ptrs, off reg.GPPhysical, disp int, tmp []reg.VecPhysical) []step {
+// indexes are the block pointers) and the four high lanes' with another,
+// and joins the halves.
+func (b *avx2) Gather(dst reg.VecPhysical, ptrs, zero reg.GPPhysical, disp int, tmp []reg.VecPhysical) []step {
 	c := b.ctx
 	lo, hi, mask, half := tmp[0], tmp[1], xmm(tmp[2]), xmm(tmp[3])
 	return []step{
 		func() { c.VMOVDQU(Mem{Base: ptrs}, lo) },
 		func() { c.VMOVDQU(Mem{Base: ptrs, Disp: 32}, hi) },
 		func() { c.VPCMPEQD(mask, mask, mask) }, // VPGATHERQD clears its mask
-		func() { c.VPGATHERQD(mask, Mem{Base: off, Index: lo, Scale: 1, Disp: disp}, xmm(dst)) },
+		func() { c.VPGATHERQD(mask, Mem{Base: zero, Index: lo, Scale: 1, Disp: disp}, xmm(dst)) },
 		func() { c.VPCMPEQD(mask, mask, mask) },
-		func() { c.VPGATHERQD(mask, Mem{Base: off, Index: hi, Scale: 1, Disp: disp}, half) },
+		func() { c.VPGATHERQD(mask, Mem{Base: zero, Index: hi, Scale: 1, Disp: disp}, half) },
 		func() { c.VINSERTI128(U8(1), half, dst, dst) },
 	}
 }
@@ -313,16 +313,16 @@ func (b *avx512) GatherTemps() int { return 3 }
 
 // Gather fetches the eight low lanes' words with one VPGATHERQD and the
 // eight high lanes' with another, and joins the halves.
-func (b *avx512) Gather(dst reg.VecPhysical, ptrs, off reg.GPPhysical, disp int, tmp []reg.VecPhysical) []step {
+func (b *avx512) Gather(dst reg.VecPhysical, ptrs, zero reg.GPPhysical, disp int, tmp []reg.VecPhysical) []step {
 	c := b.ctx
 	lo, hi, half := tmp[0], tmp[1], ymmOf(tmp[2])
 	return []step{
 		func() { c.VMOVDQU64(Mem{Base: ptrs}, lo) },
 		func() { c.VMOVDQU64(Mem{Base: ptrs, Disp: 64}, hi) },
 		func() { c.KXNORW(gatherMask, gatherMask, gatherMask) }, // the gather clears its mask
-		func() { c.VPGATHERQD(Mem{Base: off, Index: lo, Scale: 1, Disp: disp}, gatherMask, ymmOf(dst)) },
+		func() { c.VPGATHERQD(Mem{Base: zero, Index: lo, Scale: 1, Disp: disp}, gatherMask, ymmOf(dst)) },
 		func() { c.KXNORW(gatherMask, gatherMask, gatherMask) },
-		func() { c.VPGATHERQD(Mem{Base: off, Index: hi, Scale: 1, Disp: disp}, gatherMask, half) },
+		func() { c.VPGATHERQD(Mem{Base: zero, Index: hi, Scale: 1, Disp: disp}, gatherMask, half) },
 		func() { c.VINSERTI64X4(U8(1), half, dst, dst) },
 	}
 }

@@ -16,12 +16,19 @@ const (
 	cacheRegs  = 4  // registers holding the latest schedule words, when W is in memory
 	workRegs   = 5  // registers of the schedule's and the loads' steps
 	hRowBytes  = 4 * 16
+	blockBytes = 64 // the SHA-1 block
 )
 
 // Signature is the Go signature of every multi-lane kernel: h[i][l] is
-// word i of lane l's state, p[l] lane l's next block. Both arrays have
-// room for 16 lanes; a kernel with fewer uses the first ones.
-const Signature = "func(h *[5][16]uint32, p *[16]*byte, n int, live uint32)"
+// word i of lane l's state, p[0][l] lane l's next block, and p[1][l]
+// where lane l's blocks continue once rem[l] of them are done. The kernel
+// uses p[0] and rem as its own pointers and counts, so their values
+// afterwards are unspecified. The arrays have room for 16 lanes; a kernel
+// with fewer uses the first ones.
+const Signature = "func(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)"
+
+// maxLanes is the room for lanes in the arrays of Signature.
+const maxLanes = 16
 
 // vars names the registers of a round's working variables and the one
 // spare register. They are renamed, never moved: rol30(b), the next
@@ -46,16 +53,17 @@ type emitter struct {
 	ring   Mem                       // W[t] at ring+32*(t%16), when wregs is nil
 	rbase  reg.GPPhysical            // the ring's 32-byte-aligned base
 	hp, pp reg.GPPhysical            // h, and the lanes' block pointers
-	off    reg.GPPhysical            // the block's offset from each lane's pointer
+	rp     reg.GPPhysical            // the lanes' blocks left before their pointers switch
+	off    reg.GPPhysical            // 64 times the blocks done
 	end    reg.GPPhysical            // 64n: one past the last block's offset
 	ptr    reg.GPPhysical            // a lane's block pointer, for its loads
+	adv    reg.GPPhysical            // a lane's block pointer, as it advances
+	zero   reg.GPPhysical            // zero: the base of the gathers' addresses
 	model  []event                   // W accesses in emission order
 }
 
 // Generate emits the multi-lane kernel name with backend b and choices p:
-// for each lane l whose bit is set in live, it absorbs n blocks, at p[l],
-// p[l]+64, ..., into h[.][l]; the other lanes of h are left as they were,
-// but their p[l] must still point at n readable blocks.
+// the kernel's contract is in the package doc and on Signature.
 func Generate(ctx *build.Context, b Backend, p Params, name string) error {
 	if err := p.Validate(); err != nil {
 		return err
@@ -67,7 +75,8 @@ func Generate(ctx *build.Context, b Backend, p Params, name string) error {
 // show the W model rejecting what Validate would have.
 func generate(ctx *build.Context, b Backend, p Params, name string) error {
 	e := &emitter{ctx: ctx, b: b, p: p,
-		hp: reg.R8, pp: reg.R9, off: reg.R10, end: reg.R11, ptr: reg.R12, rbase: reg.R13}
+		hp: reg.R8, pp: reg.R9, rp: reg.RSI, off: reg.R10, end: reg.R11, ptr: reg.R12, rbase: reg.R13,
+		adv: reg.RAX, zero: reg.RDX}
 	e.v0 = vars{a: b.Vec(0), b: b.Vec(1), c: b.Vec(2), d: b.Vec(3), e: b.Vec(4), spare: b.Vec(5)}
 	e.s0, e.s1 = b.Vec(6), b.Vec(7)
 	for i := range e.work {
@@ -111,11 +120,15 @@ func (e *emitter) function(name string) error {
 
 	c.Load(c.Param("h"), e.hp)
 	c.Load(c.Param("p"), e.pp)
+	c.Load(c.Param("rem"), e.rp)
 	c.Load(c.Param("n"), e.end)
 	c.Comment("Nothing to do without a block; end = 64n.")
 	c.SHLQ(U8(6), e.end)
 	c.JZ(LabelRef("done"))
 	c.XORL(e.off.As32(), e.off.As32())
+	if e.p.Load == LoadGather {
+		c.XORL(e.zero.As32(), e.zero.As32())
+	}
 	if e.wregs == nil {
 		e.ring = c.AllocLocal(32*ringWords + 32)
 		c.Comment("The W ring, aligned to 32 bytes.")
@@ -150,6 +163,7 @@ func (e *emitter) function(name string) error {
 	c.ADDQ(U8(64), e.off)
 	c.CMPQ(e.off, e.end)
 	c.JAE(LabelRef("last"))
+	e.advance()
 	vLast := v
 	for t := first; t < 80; t++ {
 		merge(e.round(t, v), e.unit(t+L))
@@ -175,6 +189,23 @@ func (e *emitter) function(name string) error {
 	b.Finish()
 	c.RET()
 	return nil
+}
+
+// advance moves every lane on to its next block: p[0][l] += 64, and once
+// rem[l] blocks are done, p[0][l] = p[1][l] (a lane moves from its
+// message's whole blocks to its padded last ones without a return to Go).
+// Scalar work, which runs beside the vector rounds.
+func (e *emitter) advance() {
+	c := e.ctx
+	c.Comment("Each lane's next block: the one after, or p[1] once rem blocks are done.")
+	for l := 0; l < e.b.Lanes(); l++ {
+		cur := Mem{Base: e.pp, Disp: 8 * l}
+		c.MOVQ(cur, e.adv)
+		c.ADDQ(U8(blockBytes), e.adv)
+		c.DECQ(Mem{Base: e.rp, Disp: 8 * l})
+		c.CMOVQEQ(Mem{Base: e.pp, Disp: 8 * (maxLanes + l)}, e.adv)
+		c.MOVQ(e.adv, cur)
+	}
 }
 
 // take returns the W accesses recorded since the last call.
@@ -466,7 +497,7 @@ func (e *emitter) groupSteps(g int) []step {
 	if e.p.Load == LoadGather {
 		dst, tmp := e.work[workRegs-1], e.work[:b.GatherTemps()]
 		for i := 0; i < groupWords; i++ {
-			steps = append(steps, b.Gather(dst, e.pp, e.off, 4*(x%80+i), tmp)...)
+			steps = append(steps, b.Gather(dst, e.pp, e.zero, 4*(x%80+i), tmp)...)
 			steps = append(steps, out(i, dst)...)
 		}
 		return steps
@@ -477,7 +508,7 @@ func (e *emitter) groupSteps(g int) []step {
 			lane := 4*q + j
 			steps = append(steps, func() {
 				c.MOVQ(Mem{Base: e.pp, Disp: 8 * lane}, e.ptr)
-				b.LoadPart(rows[j], Mem{Base: e.ptr, Index: e.off, Scale: 1, Disp: 16 * g}, q)
+				b.LoadPart(rows[j], Mem{Base: e.ptr, Disp: 16 * g}, q)
 			})
 		}
 	}

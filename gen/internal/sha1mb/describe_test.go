@@ -71,10 +71,28 @@ func generateOn(newBackend func(*build.Context) Backend, p Params) (*ir.File, Ba
 	return f, b, err
 }
 
-// runOnMachine runs the kernel of ctx on the model machine with the given
-// state, lanes' blocks (lane l's n blocks at data[l]; lanes given the same
-// slice share it) and live mask, and returns h afterwards.
-func runOnMachine(t *testing.T, f *ir.File, h [5][16]uint32, data [16][]byte, n int, live uint32) [5][16]uint32 {
+// lanesIn is a kernel's input besides h: for each lane, rem blocks at
+// seg[0] (of which it has at least min(rem, n)), then the rest at seg[1]
+// (rem <= 0: all n at seg[0]). Lanes may share segments.
+type lanesIn struct {
+	seg [maxLanes][2][]byte
+	rem [maxLanes]int
+}
+
+// blocks returns lane l's n blocks in the order the kernel must hash them.
+func (in *lanesIn) blocks(l, n int) []byte {
+	r := in.rem[l]
+	if r <= 0 || r >= n {
+		return in.seg[l][0][:64*n]
+	}
+	return append(append([]byte(nil), in.seg[l][0][:64*r]...), in.seg[l][1][:64*(n-r)]...)
+}
+
+// runOnMachine runs the kernel of f on the model machine with state h,
+// the lanes' blocks in, n and live, and returns h afterwards. Every
+// segment is a region of its own, so the machine fails a read outside
+// any.
+func runOnMachine(t *testing.T, f *ir.File, h [5][16]uint32, in *lanesIn, n int, live uint32) [5][16]uint32 {
 	t.Helper()
 	m, err := newMachine(f, "kernel")
 	if err != nil {
@@ -86,19 +104,26 @@ func runOnMachine(t *testing.T, f *ir.File, h [5][16]uint32, data [16][]byte, n 
 			binary.LittleEndian.PutUint32(m.mem[hAddr+64*w+4*l:], h[w][l])
 		}
 	}
-	pAddr := m.alloc(16 * 8)
+	pAddr, remAddr := m.alloc(2*maxLanes*8), m.alloc(maxLanes*8)
 	placed := map[*byte]int{}
-	for l, d := range data {
-		a, ok := placed[&d[0]]
-		if !ok {
-			a = m.alloc(len(d))
-			copy(m.mem[a:], d)
-			placed[&d[0]] = a
+	for l := range in.seg {
+		for i, d := range in.seg[l] {
+			if len(d) == 0 {
+				continue
+			}
+			a, ok := placed[&d[0]]
+			if !ok {
+				a = m.alloc(len(d))
+				copy(m.mem[a:], d)
+				placed[&d[0]] = a
+			}
+			binary.LittleEndian.PutUint64(m.mem[pAddr+8*(maxLanes*i+l):], uint64(a))
 		}
-		binary.LittleEndian.PutUint64(m.mem[pAddr+8*l:], uint64(a))
+		binary.LittleEndian.PutUint64(m.mem[remAddr+8*l:], uint64(in.rem[l]))
 	}
 	args := binary.LittleEndian.AppendUint64(nil, uint64(hAddr))
 	args = binary.LittleEndian.AppendUint64(args, uint64(pAddr))
+	args = binary.LittleEndian.AppendUint64(args, uint64(remAddr))
 	args = binary.LittleEndian.AppendUint64(args, uint64(n))
 	args = binary.LittleEndian.AppendUint32(args, live)
 	m.call(args)
@@ -112,14 +137,15 @@ func runOnMachine(t *testing.T, f *ir.File, h [5][16]uint32, data [16][]byte, n 
 }
 
 // expect is what a kernel of lanes lanes must leave in h.
-func expect(h [5][16]uint32, data [16][]byte, n, lanes int, live uint32) [5][16]uint32 {
+func expect(h [5][16]uint32, in *lanesIn, n, lanes int, live uint32) [5][16]uint32 {
 	for l := 0; l < lanes; l++ {
 		if live>>l&1 == 0 {
 			continue
 		}
 		s := [5]uint32{h[0][l], h[1][l], h[2][l], h[3][l], h[4][l]}
+		data := in.blocks(l, n)
 		for i := 0; i < n; i++ {
-			ref.SHA1Block(&s, (*[64]byte)(data[l][64*i:]))
+			ref.SHA1Block(&s, (*[64]byte)(data[64*i:]))
 		}
 		for w := range s {
 			h[w][l] = s[w]
@@ -128,27 +154,38 @@ func expect(h [5][16]uint32, data [16][]byte, n, lanes int, live uint32) [5][16]
 	return h
 }
 
-// randomLanes returns random states and n blocks for each of 16 lanes,
-// some lanes sharing another's blocks.
-func randomLanes(rng *rand.Rand, n int) (h [5][16]uint32, data [16][]byte) {
-	for l := range data {
+// randomLanes returns random states and, for each of 16 lanes, n blocks
+// in one or two segments (the switch anywhere from the first block to
+// past the last), some lanes sharing another's.
+func randomLanes(rng *rand.Rand, n int) (h [5][16]uint32, in *lanesIn) {
+	in = new(lanesIn)
+	for l := range in.seg {
 		if l > 0 && rng.Intn(5) == 0 {
-			data[l] = data[rng.Intn(l)]
+			o := rng.Intn(l)
+			in.seg[l], in.rem[l] = in.seg[o], in.rem[o]
 		} else {
-			data[l] = make([]byte, 64*n)
-			rng.Read(data[l])
+			in.rem[l] = rng.Intn(n+2) - 1 // -1..n: no switch, or after rem blocks
+			r := max(0, min(in.rem[l], n))
+			if in.rem[l] <= 0 {
+				r = n
+			}
+			in.seg[l][0] = make([]byte, 64*r)
+			in.seg[l][1] = make([]byte, 64*(n-r))
+			rng.Read(in.seg[l][0])
+			rng.Read(in.seg[l][1])
 		}
 		for w := range h {
 			h[w][l] = rng.Uint32()
 		}
 	}
-	return h, data
+	return h, in
 }
 
 // TestMachine runs every variant of both kernels on the model machine
 // against FIPS 180-4: one to three blocks (the prologue, the loop and the
-// branch out of the last block), all lanes live and some retired. The
-// machine fails a kernel that reads outside the blocks it was given.
+// branch out of the last block), all lanes live and some retired, each
+// lane's blocks in one segment or two. The machine fails a kernel that
+// reads outside the blocks it was given.
 func TestMachine(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	random := 2
@@ -166,9 +203,9 @@ func TestMachine(t *testing.T) {
 			all := uint32(1)<<b.Lanes() - 1
 			for n := 1; n <= 3; n++ {
 				for _, live := range []uint32{all, rng.Uint32() & all} {
-					h, data := randomLanes(rng, n)
-					got := runOnMachine(t, f, h, data, n, live)
-					if want := expect(h, data, n, b.Lanes(), live); got != want {
+					h, in := randomLanes(rng, n)
+					got := runOnMachine(t, f, h, in, n, live)
+					if want := expect(h, in, n, b.Lanes(), live); got != want {
 						t.Fatalf("%s, %d blocks, live %#x:\n got %08x\nwant %08x", name, n, live, got, want)
 					}
 				}
@@ -228,10 +265,14 @@ func TestKnobsChangeCode(t *testing.T) {
 				t.Errorf("%s: %s generates the same code as %s", b.Name(), p.String(b), base.String(b))
 			}
 		}
-		line := base.String(b)
-		for _, k := range []string{"ch=", "maj="} {
-			if strings.Contains(line, k) == b.Ternary() {
-				t.Errorf("%s: schedule line %q and the %s knob disagree", b.Name(), line, k)
+		keys := map[string]bool{}
+		for _, f := range strings.Fields(base.String(b)) {
+			k, _, _ := strings.Cut(f, "=")
+			keys[k] = true
+		}
+		for _, k := range []string{"ch", "maj"} {
+			if keys[k] == b.Ternary() {
+				t.Errorf("%s: schedule line %q and the -%s knob disagree", b.Name(), base.String(b), k)
 			}
 		}
 	}

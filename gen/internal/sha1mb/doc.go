@@ -55,12 +55,16 @@
 //
 // # The kernel's contract
 //
-//	func(h *[5][16]uint32, p *[16]*byte, n int, live uint32)
+//	func(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)
 //
-// For each lane l whose bit is set in live, the kernel absorbs the n
-// blocks at p[l] into h[.][l]. Lanes not in live are left as they were in
-// h, but still loaded from: their p[l] must point at n readable blocks
-// (sha1.SumMany points them at a live lane's).
+// For each lane l whose bit is set in live, the kernel absorbs n blocks
+// into h[.][l]: rem[l] of them at p[0][l], then the rest at p[1][l] (with
+// rem[l] <= 0, all n at p[0][l]). So a lane moves from its message's
+// whole blocks on to its padded last ones within one call. The kernel
+// advances p[0] and rem as it goes, as scalar work beside the vector
+// rounds (so they are unspecified afterwards). Lanes not in live are left
+// as they were in h, but still loaded from: their blocks must be readable
+// (sha1.SumMany gives them a live lane's).
 //
 // # Tests
 //

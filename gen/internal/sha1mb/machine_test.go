@@ -182,6 +182,17 @@ func (m *machine) call(args []byte) {
 	panic("machine: ran off the end of the function")
 }
 
+// value is a 64-bit general-purpose register, memory operand or constant.
+func (m *machine) value(op operand.Op) uint64 {
+	switch x := op.(type) {
+	case operand.Mem:
+		return binary.LittleEndian.Uint64(m.load(m.addr(x), 8))
+	case reg.Register:
+		return m.gp[x.(reg.Physical).PhysicalIndex()]
+	}
+	return constValue(op)
+}
+
 // addr is the address of a memory operand (not a vector-indexed one).
 func (m *machine) addr(x operand.Mem) int {
 	a := x.Disp
@@ -289,9 +300,24 @@ func (m *machine) exec(inst *ir.Instruction) {
 		r := &m.gp[last.(reg.Physical).PhysicalIndex()]
 		*r = uint64(uint32(*r) ^ uint32(m.gp[ops[0].(reg.Physical).PhysicalIndex()]))
 		m.zf = *r == 0
+	case "DECQ":
+		v := binary.LittleEndian.Uint64(m.read(last, 8)) - 1
+		m.zf = v == 0
+		if x, ok := last.(operand.Mem); ok {
+			m.store(m.addr(x), binary.LittleEndian.AppendUint64(nil, v))
+		} else {
+			m.gp[last.(reg.Physical).PhysicalIndex()] = v
+		}
+	case "CMOVQEQ":
+		if m.zf {
+			m.gp[last.(reg.Physical).PhysicalIndex()] = binary.LittleEndian.Uint64(m.read(ops[0], 8))
+		}
 	case "LEAQ":
 		m.gp[last.(reg.Physical).PhysicalIndex()] = uint64(m.addr(ops[0].(operand.Mem)))
-	case "ADDQ", "ANDQ", "CMPQ":
+	case "CMPQ": // CMPQ a, b sets the flags of a - b
+		a, b := m.value(ops[0]), m.value(ops[1])
+		m.zf, m.cf = a == b, a < b
+	case "ADDQ", "ANDQ":
 		var src uint64
 		if r, ok := ops[0].(reg.Register); ok {
 			src = m.gp[r.(reg.Physical).PhysicalIndex()]
@@ -306,9 +332,6 @@ func (m *machine) exec(inst *ir.Instruction) {
 		case "ANDQ":
 			*r &= src
 			m.zf = *r == 0
-		case "CMPQ": // CMPQ a, b compares a with b: flags of a - b
-			a := m.gp[ops[0].(reg.Physical).PhysicalIndex()]
-			m.zf, m.cf = a == *r, a < *r
 		}
 	case "VMOVDQU", "VMOVDQU32", "VMOVDQU64", "VMOVDQA32":
 		if len(ops) == 3 { // a masked store: VMOVDQU32 src, k, mem
