@@ -9,16 +9,17 @@ import "golang.org/x/sys/cpu"
 // each lane l whose bit is set in live, they absorb n blocks into
 // h[.][l]: rem[l] blocks at p[0][l], p[0][l]+64, ..., then the rest at
 // p[1][l], p[1][l]+64, ... (rem[l] <= 0: all at p[0][l]); they advance
-// p[0] and rem as they go (p[0] stays on the lane's blocks). The other lanes
+// p[0] and rem as they go (p[0] stays on the lane's blocks), and prefetch
+// the addresses p[2][l] and p[3][l] at their start. The other lanes
 // of h are left as they were, but their blocks must be readable too. Each
 // availability condition below tests every extension on the "Requires:"
 // line of the kernel's TEXT.
 
 //go:noescape
-func manyAVX2(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)
+func manyAVX2(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
 
 //go:noescape
-func manyAVX512(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)
+func manyAVX512(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
 
 func archManyKernels() []manyKernel {
 	return []manyKernel{

@@ -58,8 +58,8 @@ DATA sha1ManyLaneBits<>+24(SB)/4, $0x00000040
 DATA sha1ManyLaneBits<>+28(SB)/4, $0x00000080
 GLOBL sha1ManyLaneBits<>(SB), RODATA|NOPTR, $32
 
-// func manyAVX2(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)
-// Requires: AVX, AVX2, CMOV
+// func manyAVX2(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
+// Requires: AVX, AVX2, CMOV, MMX+
 TEXT ·manyAVX2(SB), $576-36
 	// manyAVX2 absorbs n blocks of each of 8 lanes into h, 8 lanes per vector register.
 	// Schedule: lookahead=8 ch=xor maj=or load=unpack.
@@ -85,6 +85,40 @@ TEXT ·manyAVX2(SB), $576-36
 	VPAND        sha1ManyLaneBits<>+0(SB), Y6, Y6
 	VPCMPEQD     sha1ManyLaneBits<>+0(SB), Y6, Y6
 	VMOVDQU      Y6, 544(SP)
+
+	// Prefetch the lanes' next messages (p[2], p[3]).
+	MOVQ       256(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       264(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       272(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       280(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       288(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       296(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       304(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       312(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       384(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       392(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       400(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       408(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       416(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       424(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       432(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       440(R9), AX
+	PREFETCHT0 (AX)
 
 	// The working variables from h.
 	VMOVDQU (R8), Y0

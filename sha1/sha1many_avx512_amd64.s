@@ -28,8 +28,8 @@ DATA sha1ManyBswap<>+56(SB)/4, $0x08090a0b
 DATA sha1ManyBswap<>+60(SB)/4, $0x0c0d0e0f
 GLOBL sha1ManyBswap<>(SB), RODATA|NOPTR, $64
 
-// func manyAVX512(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+// func manyAVX512(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
 TEXT ·manyAVX512(SB), NOSPLIT, $0-36
 	// manyAVX512 absorbs n blocks of each of 16 lanes into h, 16 lanes per vector register.
 	// Schedule: lookahead=8 load=unpack.
@@ -46,6 +46,72 @@ TEXT ·manyAVX512(SB), NOSPLIT, $0-36
 
 	// The live lanes, for the masked stores of h.
 	KMOVW R12, K1
+
+	// Prefetch the lanes' next messages (p[2], p[3]).
+	MOVQ       256(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       264(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       272(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       280(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       288(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       296(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       304(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       312(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       320(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       328(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       336(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       344(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       352(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       360(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       368(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       376(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       384(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       392(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       400(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       408(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       416(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       424(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       432(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       440(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       448(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       456(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       464(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       472(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       480(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       488(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       496(R9), AX
+	PREFETCHT0 (AX)
+	MOVQ       504(R9), AX
+	PREFETCHT0 (AX)
 
 	// The working variables from h.
 	VMOVDQU32 (R8), Z0

@@ -120,10 +120,10 @@ func firstDispatchable() *manyKernel {
 // of lane l's intermediate hash; lane l's blocks are rem[l] blocks at
 // p[0][l], then those at p[1][l] (rem[l] <= 0: all at p[0][l]). The
 // kernels advance p[0] and rem as they go: the scheduler sets both before
-// every call.
+// every call. p[2] and p[3] are addresses the kernels prefetch.
 type manyLanes struct {
 	h   [5][maxLanes]uint32
-	p   [2][maxLanes]*byte
+	p   [4][maxLanes]*byte
 	rem [maxLanes]int
 }
 
@@ -155,6 +155,8 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 		live uint32 // bit l: lane l has a message
 		busy int    // the number of live lanes
 		next int    // the next message to start
+		// hinted is next when the prefetch hints were last set.
+		hinted = -1
 	)
 	lanes := k.lanes
 	for {
@@ -195,6 +197,17 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 			}
 			if first < 0 {
 				first = l
+			}
+		}
+		// The kernel prefetches the first and last bytes of the next
+		// messages, which startLane reads first, to pad them.
+		if hinted != next {
+			hinted = next
+			for i := 0; i < lanes; i++ {
+				s.p[2][i], s.p[3][i] = &pad[0][0], &pad[0][0]
+				if m := next + i; m < len(msgs) && len(msgs[m]) > 0 {
+					s.p[2][i], s.p[3][i] = &msgs[m][0], &msgs[m][len(msgs[m])-1]
+				}
 			}
 		}
 		// A lane without a message reads a live lane's blocks, and its

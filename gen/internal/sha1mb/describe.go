@@ -21,11 +21,12 @@ const (
 
 // Signature is the Go signature of every multi-lane kernel: h[i][l] is
 // word i of lane l's state, p[0][l] lane l's next block, and p[1][l]
-// where lane l's blocks continue once rem[l] of them are done. The kernel
-// uses p[0] and rem as its own pointers and counts, so their values
+// where lane l's blocks continue once rem[l] of them are done; p[2][l] and
+// p[3][l] are addresses to prefetch, for the lanes' next messages. The
+// kernel uses p[0] and rem as its own pointers and counts, so their values
 // afterwards are unspecified. The arrays have room for 16 lanes; a kernel
 // with fewer uses the first ones.
-const Signature = "func(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)"
+const Signature = "func(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)"
 
 // maxLanes is the room for lanes in the arrays of Signature.
 const maxLanes = 16
@@ -138,6 +139,11 @@ func (e *emitter) function(name string) error {
 	}
 	c.Load(c.Param("live"), e.ptr.As32())
 	b.Setup(e.ptr.As32().(reg.GPPhysical), e.s0)
+	c.Comment("Prefetch the lanes' next messages (p[2], p[3]).")
+	for i := 0; i < 2*b.Lanes(); i++ {
+		c.MOVQ(Mem{Base: e.pp, Disp: 8 * (2*maxLanes + i%b.Lanes() + maxLanes*(i/b.Lanes()))}, e.adv)
+		c.PREFETCHT0(Mem{Base: e.adv})
+	}
 	c.Comment("The working variables from h.")
 	for i, r := range e.v0.words() {
 		b.Move(r, e.hRow(i))

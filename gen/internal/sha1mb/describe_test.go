@@ -104,7 +104,7 @@ func runOnMachine(t *testing.T, f *ir.File, h [5][16]uint32, in *lanesIn, n int,
 			binary.LittleEndian.PutUint32(m.mem[hAddr+64*w+4*l:], h[w][l])
 		}
 	}
-	pAddr, remAddr := m.alloc(2*maxLanes*8), m.alloc(maxLanes*8)
+	pAddr, remAddr := m.alloc(4*maxLanes*8), m.alloc(maxLanes*8)
 	placed := map[*byte]int{}
 	for l := range in.seg {
 		for i, d := range in.seg[l] {

@@ -55,16 +55,19 @@
 //
 // # The kernel's contract
 //
-//	func(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)
+//	func(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
 //
 // For each lane l whose bit is set in live, the kernel absorbs n blocks
 // into h[.][l]: rem[l] of them at p[0][l], then the rest at p[1][l] (with
 // rem[l] <= 0, all n at p[0][l]). So a lane moves from its message's
 // whole blocks on to its padded last ones within one call. The kernel
 // advances p[0] and rem as it goes, as scalar work beside the vector
-// rounds (so they are unspecified afterwards). Lanes not in live are left
-// as they were in h, but still loaded from: their blocks must be readable
-// (sha1.SumMany gives them a live lane's).
+// rounds (so they are unspecified afterwards). At its start it prefetches
+// the addresses p[2][l] and p[3][l], the caller's hint of what comes next:
+// sha1.SumMany gives the first and last bytes of the next messages, whose
+// tails it reads to pad them before any kernel does. Lanes not in live are
+// left as they were in h, but still loaded from: their blocks must be
+// readable (sha1.SumMany gives them a live lane's).
 //
 // # Tests
 //

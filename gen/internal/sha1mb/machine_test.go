@@ -312,6 +312,8 @@ func (m *machine) exec(inst *ir.Instruction) {
 		if m.zf {
 			m.gp[last.(reg.Physical).PhysicalIndex()] = binary.LittleEndian.Uint64(m.read(ops[0], 8))
 		}
+	case "PREFETCHT0":
+		m.addr(ops[0].(operand.Mem)) // a hint: no access, no fault
 	case "LEAQ":
 		m.gp[last.(reg.Physical).PhysicalIndex()] = uint64(m.addr(ops[0].(operand.Mem)))
 	case "CMPQ": // CMPQ a, b sets the flags of a - b

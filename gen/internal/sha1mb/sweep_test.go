@@ -189,7 +189,7 @@ import (
 type variant struct {
 	name  string
 	lanes int
-	f     func(h *[5][16]uint32, p *[2][16]*byte, rem *[16]int, n int, live uint32)
+	f     func(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
 }
 
 func TestVariants(t *testing.T) {
@@ -204,7 +204,7 @@ func TestVariants(t *testing.T) {
 		for n := 1; n <= 5; n++ {
 			for _, live := range []uint32{all, rng.Uint32() & all} {
 				var h, want [5][16]uint32
-				var p [2][16]*byte
+				var p [4][16]*byte
 				var rem [16]int
 				for l := range mems {
 					rem[l] = rng.Intn(n+2) - 1
@@ -282,7 +282,7 @@ func TestCompare(t *testing.T) {
 		for j := range variants {
 			i := (j + r) % len(variants)
 			v := variants[i]
-			var p [reps][2][16]*byte
+			var p [reps][4][16]*byte
 			var rem [reps][16]int
 			for k := range p {
 				if next+window > len(buf) {
