@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/simdhash/simdhash/internal/guardpage"
+	"github.com/simdhash/simdhash/internal/ref"
 )
 
 // TestSumManyGuardPages puts every message of a batch (lengths 0..300 and
@@ -97,9 +98,9 @@ func TestManyBlocksGuardPages(t *testing.T) {
 					continue
 				}
 				var h [5]uint32
-				refBlocks(&h, seg0[:min(len(seg0), n*BlockSize)])
+				ref.SHA1Blocks(&h, seg0[:min(len(seg0), n*BlockSize)])
 				if c.rem > 0 {
-					refBlocks(&h, seg1)
+					ref.SHA1Blocks(&h, seg1)
 				}
 				for w := range h {
 					want[w][l] = h[w]
