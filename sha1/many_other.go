@@ -5,11 +5,11 @@ package sha1
 // archManyKernels lists no multi-lane assembly kernels: this build has none.
 func archManyKernels() []manyKernel { return nil }
 
-// manyBlocks absorbs n blocks of each live lane of s with kernel k.
-func manyBlocks(k *manyKernel, s *manyLanes, n int, live uint32) {
+// manyBlocks runs kernel k for n blocks on the lanes of s.
+func manyBlocks(k *manyKernel, s *manyLanes, n int) {
 	switch k.id {
 	case manyPortable:
-		manyPortableBlocks(s, k.lanes, n, live)
+		manyPortableBlocks(s, k.lanes, n)
 	case manySingle:
 		panic("sha1: the single kernel has no lanes")
 	default:

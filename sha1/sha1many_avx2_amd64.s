@@ -48,43 +48,39 @@ DATA sha1ManyBswap<>+24(SB)/4, $0x08090a0b
 DATA sha1ManyBswap<>+28(SB)/4, $0x0c0d0e0f
 GLOBL sha1ManyBswap<>(SB), RODATA|NOPTR, $32
 
-DATA sha1ManyLaneBits<>+0(SB)/4, $0x00000001
-DATA sha1ManyLaneBits<>+4(SB)/4, $0x00000002
-DATA sha1ManyLaneBits<>+8(SB)/4, $0x00000004
-DATA sha1ManyLaneBits<>+12(SB)/4, $0x00000008
-DATA sha1ManyLaneBits<>+16(SB)/4, $0x00000010
-DATA sha1ManyLaneBits<>+20(SB)/4, $0x00000020
-DATA sha1ManyLaneBits<>+24(SB)/4, $0x00000040
-DATA sha1ManyLaneBits<>+28(SB)/4, $0x00000080
-GLOBL sha1ManyLaneBits<>(SB), RODATA|NOPTR, $32
+DATA sha1ManyOnes<>+0(SB)/4, $0x00000001
+DATA sha1ManyOnes<>+4(SB)/4, $0x00000001
+DATA sha1ManyOnes<>+8(SB)/4, $0x00000001
+DATA sha1ManyOnes<>+12(SB)/4, $0x00000001
+DATA sha1ManyOnes<>+16(SB)/4, $0x00000001
+DATA sha1ManyOnes<>+20(SB)/4, $0x00000001
+DATA sha1ManyOnes<>+24(SB)/4, $0x00000001
+DATA sha1ManyOnes<>+28(SB)/4, $0x00000001
+GLOBL sha1ManyOnes<>(SB), RODATA|NOPTR, $32
 
-// func manyAVX2(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
+// func manyAVX2(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]int32, n int)
 // Requires: AVX, AVX2, CMOV, MMX+
-TEXT ·manyAVX2(SB), $576-36
+TEXT ·manyAVX2(SB), $544-32
 	// manyAVX2 absorbs n blocks of each of 8 lanes into h, 8 lanes per vector register.
 	// Schedule: lookahead=8 ch=xor maj=or load=unpack.
 	MOVQ h+0(FP), R8
 	MOVQ p+8(FP), R9
-	MOVQ rem+16(FP), SI
+	MOVQ c+16(FP), SI
 	MOVQ n+24(FP), R11
 
-	// Nothing to do without a block; end = 64n.
-	SHLQ $0x06, R11
-	JZ   done
-	XORL R10, R10
+	// Nothing to do without a block.
+	TESTQ R11, R11
+	JZ    done
+	XORL  R10, R10
 
 	// The W ring, aligned to 32 bytes.
 	LEAQ (SP), R13
 	ADDQ $0x1f, R13
 	ANDQ $-32, R13
-	MOVL live+32(FP), R12
 
-	// The live-lane mask: all ones in lane l if bit l of live is set.
-	VMOVD        R12, X6
-	VPBROADCASTD X6, Y6
-	VPAND        sha1ManyLaneBits<>+0(SB), Y6, Y6
-	VPCMPEQD     sha1ManyLaneBits<>+0(SB), Y6, Y6
-	VMOVDQU      Y6, 544(SP)
+	// The lanes' block counts, and block 0, for the masks of the lanes that absorb each block.
+	VMOVDQU 64(SI), Y13
+	VPXOR   Y14, Y14, Y14
 
 	// Prefetch the lanes' next messages (p[2], p[3]).
 	MOVQ       256(R9), AX
@@ -1974,50 +1970,66 @@ loop:
 	VPADDD  Y7, Y0, Y0
 
 	// Advance to the next block, or finish the last one without its loads.
-	ADDQ $0x40, R10
+	INCQ R10
 	CMPQ R10, R11
 	JAE  last
 
-	// Each lane's next block: the one after, or p[1] once rem blocks are done.
+	// Each lane's next block: the one after, or p[1] at block c[0]; none from block c[1] on.
 	MOVQ    (R9), AX
 	ADDQ    $0x40, AX
-	DECQ    (SI)
+	CMPL    (SI), R10
 	CMOVQEQ 128(R9), AX
+	CMPL    64(SI), R10
+	CMOVQLE (R9), AX
 	MOVQ    AX, (R9)
 	MOVQ    8(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    8(SI)
+	CMPL    4(SI), R10
 	CMOVQEQ 136(R9), AX
+	CMPL    68(SI), R10
+	CMOVQLE 8(R9), AX
 	MOVQ    AX, 8(R9)
 	MOVQ    16(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    16(SI)
+	CMPL    8(SI), R10
 	CMOVQEQ 144(R9), AX
+	CMPL    72(SI), R10
+	CMOVQLE 16(R9), AX
 	MOVQ    AX, 16(R9)
 	MOVQ    24(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    24(SI)
+	CMPL    12(SI), R10
 	CMOVQEQ 152(R9), AX
+	CMPL    76(SI), R10
+	CMOVQLE 24(R9), AX
 	MOVQ    AX, 24(R9)
 	MOVQ    32(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    32(SI)
+	CMPL    16(SI), R10
 	CMOVQEQ 160(R9), AX
+	CMPL    80(SI), R10
+	CMOVQLE 32(R9), AX
 	MOVQ    AX, 32(R9)
 	MOVQ    40(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    40(SI)
+	CMPL    20(SI), R10
 	CMOVQEQ 168(R9), AX
+	CMPL    84(SI), R10
+	CMOVQLE 40(R9), AX
 	MOVQ    AX, 40(R9)
 	MOVQ    48(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    48(SI)
+	CMPL    24(SI), R10
 	CMOVQEQ 176(R9), AX
+	CMPL    88(SI), R10
+	CMOVQLE 48(R9), AX
 	MOVQ    AX, 48(R9)
 	MOVQ    56(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    56(SI)
+	CMPL    28(SI), R10
 	CMOVQEQ 184(R9), AX
+	CMPL    92(SI), R10
+	CMOVQLE 56(R9), AX
 	MOVQ    AX, 56(R9)
 
 	// Round 72
@@ -2200,24 +2212,26 @@ loop:
 	VPSRLD      $0x1b, Y4, Y7
 	VPADDD      Y7, Y3, Y3
 
-	// h += a..e in the live lanes; the sums are the next block's a..e.
-	VPAND   544(SP), Y3, Y0
-	VPADDD  (R8), Y0, Y0
-	VMOVDQU Y0, (R8)
-	VPAND   544(SP), Y5, Y3
-	VPADDD  192(R8), Y3, Y3
-	VMOVDQU Y3, 192(R8)
-	VMOVDQU Y4, Y6
-	VPAND   544(SP), Y2, Y4
-	VPADDD  256(R8), Y4, Y4
-	VMOVDQU Y4, 256(R8)
-	VPAND   544(SP), Y1, Y2
-	VPADDD  128(R8), Y2, Y2
-	VMOVDQU Y2, 128(R8)
-	VPAND   544(SP), Y6, Y1
-	VPADDD  64(R8), Y1, Y1
-	VMOVDQU Y1, 64(R8)
-	JMP     loop
+	// h += a..e in the lanes that absorb this block; the sums are the next block's a..e.
+	VPCMPGTD Y14, Y13, Y15
+	VPADDD   sha1ManyOnes<>+0(SB), Y14, Y14
+	VPAND    Y15, Y3, Y0
+	VPADDD   (R8), Y0, Y0
+	VMOVDQU  Y0, (R8)
+	VPAND    Y15, Y5, Y3
+	VPADDD   192(R8), Y3, Y3
+	VMOVDQU  Y3, 192(R8)
+	VMOVDQU  Y4, Y6
+	VPAND    Y15, Y2, Y4
+	VPADDD   256(R8), Y4, Y4
+	VMOVDQU  Y4, 256(R8)
+	VPAND    Y15, Y1, Y2
+	VPADDD   128(R8), Y2, Y2
+	VMOVDQU  Y2, 128(R8)
+	VPAND    Y15, Y6, Y1
+	VPADDD   64(R8), Y1, Y1
+	VMOVDQU  Y1, 64(R8)
+	JMP      loop
 
 last:
 	// Round 72
@@ -2332,22 +2346,24 @@ last:
 	VPSRLD $0x1b, Y4, Y7
 	VPADDD Y7, Y3, Y3
 
-	// h += a..e in the live lanes; the sums are the next block's a..e.
-	VPAND   544(SP), Y3, Y3
-	VPADDD  (R8), Y3, Y3
-	VMOVDQU Y3, (R8)
-	VPAND   544(SP), Y4, Y4
-	VPADDD  64(R8), Y4, Y4
-	VMOVDQU Y4, 64(R8)
-	VPAND   544(SP), Y1, Y1
-	VPADDD  128(R8), Y1, Y1
-	VMOVDQU Y1, 128(R8)
-	VPAND   544(SP), Y5, Y5
-	VPADDD  192(R8), Y5, Y5
-	VMOVDQU Y5, 192(R8)
-	VPAND   544(SP), Y2, Y2
-	VPADDD  256(R8), Y2, Y2
-	VMOVDQU Y2, 256(R8)
+	// h += a..e in the lanes that absorb this block; the sums are the next block's a..e.
+	VPCMPGTD Y14, Y13, Y15
+	VPADDD   sha1ManyOnes<>+0(SB), Y14, Y14
+	VPAND    Y15, Y3, Y3
+	VPADDD   (R8), Y3, Y3
+	VMOVDQU  Y3, (R8)
+	VPAND    Y15, Y4, Y4
+	VPADDD   64(R8), Y4, Y4
+	VMOVDQU  Y4, 64(R8)
+	VPAND    Y15, Y1, Y1
+	VPADDD   128(R8), Y1, Y1
+	VMOVDQU  Y1, 128(R8)
+	VPAND    Y15, Y5, Y5
+	VPADDD   192(R8), Y5, Y5
+	VMOVDQU  Y5, 192(R8)
+	VPAND    Y15, Y2, Y2
+	VPADDD   256(R8), Y2, Y2
+	VMOVDQU  Y2, 256(R8)
 
 done:
 	VZEROUPPER

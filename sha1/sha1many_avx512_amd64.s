@@ -28,24 +28,27 @@ DATA sha1ManyBswap<>+56(SB)/4, $0x08090a0b
 DATA sha1ManyBswap<>+60(SB)/4, $0x0c0d0e0f
 GLOBL sha1ManyBswap<>(SB), RODATA|NOPTR, $64
 
-// func manyAVX512(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
+DATA sha1ManyOne<>+0(SB)/4, $0x00000001
+GLOBL sha1ManyOne<>(SB), RODATA|NOPTR, $4
+
+// func manyAVX512(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]int32, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
-TEXT ·manyAVX512(SB), NOSPLIT, $0-36
+TEXT ·manyAVX512(SB), NOSPLIT, $0-32
 	// manyAVX512 absorbs n blocks of each of 16 lanes into h, 16 lanes per vector register.
 	// Schedule: lookahead=8 load=unpack.
 	MOVQ h+0(FP), R8
 	MOVQ p+8(FP), R9
-	MOVQ rem+16(FP), SI
+	MOVQ c+16(FP), SI
 	MOVQ n+24(FP), R11
 
-	// Nothing to do without a block; end = 64n.
-	SHLQ $0x06, R11
-	JZ   done
-	XORL R10, R10
-	MOVL live+32(FP), R12
+	// Nothing to do without a block.
+	TESTQ R11, R11
+	JZ    done
+	XORL  R10, R10
 
-	// The live lanes, for the masked stores of h.
-	KMOVW R12, K1
+	// The lanes' block counts, and block 0, for the opmasks of the lanes that absorb each block.
+	VMOVDQU32 64(SI), Z13
+	VPXORD    Z14, Z14, Z14
 
 	// Prefetch the lanes' next messages (p[2], p[3]).
 	MOVQ       256(R9), AX
@@ -1275,90 +1278,122 @@ loop:
 	VPADDD      Z7, Z0, Z0
 
 	// Advance to the next block, or finish the last one without its loads.
-	ADDQ $0x40, R10
+	INCQ R10
 	CMPQ R10, R11
 	JAE  last
 
-	// Each lane's next block: the one after, or p[1] once rem blocks are done.
+	// Each lane's next block: the one after, or p[1] at block c[0]; none from block c[1] on.
 	MOVQ    (R9), AX
 	ADDQ    $0x40, AX
-	DECQ    (SI)
+	CMPL    (SI), R10
 	CMOVQEQ 128(R9), AX
+	CMPL    64(SI), R10
+	CMOVQLE (R9), AX
 	MOVQ    AX, (R9)
 	MOVQ    8(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    8(SI)
+	CMPL    4(SI), R10
 	CMOVQEQ 136(R9), AX
+	CMPL    68(SI), R10
+	CMOVQLE 8(R9), AX
 	MOVQ    AX, 8(R9)
 	MOVQ    16(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    16(SI)
+	CMPL    8(SI), R10
 	CMOVQEQ 144(R9), AX
+	CMPL    72(SI), R10
+	CMOVQLE 16(R9), AX
 	MOVQ    AX, 16(R9)
 	MOVQ    24(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    24(SI)
+	CMPL    12(SI), R10
 	CMOVQEQ 152(R9), AX
+	CMPL    76(SI), R10
+	CMOVQLE 24(R9), AX
 	MOVQ    AX, 24(R9)
 	MOVQ    32(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    32(SI)
+	CMPL    16(SI), R10
 	CMOVQEQ 160(R9), AX
+	CMPL    80(SI), R10
+	CMOVQLE 32(R9), AX
 	MOVQ    AX, 32(R9)
 	MOVQ    40(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    40(SI)
+	CMPL    20(SI), R10
 	CMOVQEQ 168(R9), AX
+	CMPL    84(SI), R10
+	CMOVQLE 40(R9), AX
 	MOVQ    AX, 40(R9)
 	MOVQ    48(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    48(SI)
+	CMPL    24(SI), R10
 	CMOVQEQ 176(R9), AX
+	CMPL    88(SI), R10
+	CMOVQLE 48(R9), AX
 	MOVQ    AX, 48(R9)
 	MOVQ    56(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    56(SI)
+	CMPL    28(SI), R10
 	CMOVQEQ 184(R9), AX
+	CMPL    92(SI), R10
+	CMOVQLE 56(R9), AX
 	MOVQ    AX, 56(R9)
 	MOVQ    64(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    64(SI)
+	CMPL    32(SI), R10
 	CMOVQEQ 192(R9), AX
+	CMPL    96(SI), R10
+	CMOVQLE 64(R9), AX
 	MOVQ    AX, 64(R9)
 	MOVQ    72(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    72(SI)
+	CMPL    36(SI), R10
 	CMOVQEQ 200(R9), AX
+	CMPL    100(SI), R10
+	CMOVQLE 72(R9), AX
 	MOVQ    AX, 72(R9)
 	MOVQ    80(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    80(SI)
+	CMPL    40(SI), R10
 	CMOVQEQ 208(R9), AX
+	CMPL    104(SI), R10
+	CMOVQLE 80(R9), AX
 	MOVQ    AX, 80(R9)
 	MOVQ    88(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    88(SI)
+	CMPL    44(SI), R10
 	CMOVQEQ 216(R9), AX
+	CMPL    108(SI), R10
+	CMOVQLE 88(R9), AX
 	MOVQ    AX, 88(R9)
 	MOVQ    96(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    96(SI)
+	CMPL    48(SI), R10
 	CMOVQEQ 224(R9), AX
+	CMPL    112(SI), R10
+	CMOVQLE 96(R9), AX
 	MOVQ    AX, 96(R9)
 	MOVQ    104(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    104(SI)
+	CMPL    52(SI), R10
 	CMOVQEQ 232(R9), AX
+	CMPL    116(SI), R10
+	CMOVQLE 104(R9), AX
 	MOVQ    AX, 104(R9)
 	MOVQ    112(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    112(SI)
+	CMPL    56(SI), R10
 	CMOVQEQ 240(R9), AX
+	CMPL    120(SI), R10
+	CMOVQLE 112(R9), AX
 	MOVQ    AX, 112(R9)
 	MOVQ    120(R9), AX
 	ADDQ    $0x40, AX
-	DECQ    120(SI)
+	CMPL    60(SI), R10
 	CMOVQEQ 248(R9), AX
+	CMPL    124(SI), R10
+	CMOVQLE 120(R9), AX
 	MOVQ    AX, 120(R9)
 
 	// Round 72
@@ -1525,19 +1560,21 @@ loop:
 	VPSHUFB     sha1ManyBswap<>+0(SB), Z8, Z23
 	VPADDD      Z7, Z3, Z3
 
-	// h += a..e in the live lanes; the sums are the next block's a..e.
-	VPADDD    (R8), Z3, Z0
-	VMOVDQU32 Z0, K1, (R8)
-	VPADDD    192(R8), Z5, Z3
-	VMOVDQU32 Z3, K1, 192(R8)
-	VMOVDQU32 Z4, Z6
-	VPADDD    256(R8), Z2, Z4
-	VMOVDQU32 Z4, K1, 256(R8)
-	VPADDD    128(R8), Z1, Z2
-	VMOVDQU32 Z2, K1, 128(R8)
-	VPADDD    64(R8), Z6, Z1
-	VMOVDQU32 Z1, K1, 64(R8)
-	JMP       loop
+	// h += a..e in the lanes that absorb this block; the sums are the next block's a..e.
+	VPCMPGTD    Z14, Z13, K1
+	VPADDD.BCST sha1ManyOne<>+0(SB), Z14, Z14
+	VPADDD      (R8), Z3, Z0
+	VMOVDQU32   Z0, K1, (R8)
+	VPADDD      192(R8), Z5, Z3
+	VMOVDQU32   Z3, K1, 192(R8)
+	VMOVDQU32   Z4, Z6
+	VPADDD      256(R8), Z2, Z4
+	VMOVDQU32   Z4, K1, 256(R8)
+	VPADDD      128(R8), Z1, Z2
+	VMOVDQU32   Z2, K1, 128(R8)
+	VPADDD      64(R8), Z6, Z1
+	VMOVDQU32   Z1, K1, 64(R8)
+	JMP         loop
 
 last:
 	// Round 72
@@ -1612,17 +1649,19 @@ last:
 	VPROLD      $0x05, Z4, Z7
 	VPADDD      Z7, Z3, Z3
 
-	// h += a..e in the live lanes; the sums are the next block's a..e.
-	VPADDD    (R8), Z3, Z3
-	VMOVDQU32 Z3, K1, (R8)
-	VPADDD    64(R8), Z4, Z4
-	VMOVDQU32 Z4, K1, 64(R8)
-	VPADDD    128(R8), Z1, Z1
-	VMOVDQU32 Z1, K1, 128(R8)
-	VPADDD    192(R8), Z5, Z5
-	VMOVDQU32 Z5, K1, 192(R8)
-	VPADDD    256(R8), Z2, Z2
-	VMOVDQU32 Z2, K1, 256(R8)
+	// h += a..e in the lanes that absorb this block; the sums are the next block's a..e.
+	VPCMPGTD    Z14, Z13, K1
+	VPADDD.BCST sha1ManyOne<>+0(SB), Z14, Z14
+	VPADDD      (R8), Z3, Z3
+	VMOVDQU32   Z3, K1, (R8)
+	VPADDD      64(R8), Z4, Z4
+	VMOVDQU32   Z4, K1, 64(R8)
+	VPADDD      128(R8), Z1, Z1
+	VMOVDQU32   Z1, K1, 128(R8)
+	VPADDD      192(R8), Z5, Z5
+	VMOVDQU32   Z5, K1, 192(R8)
+	VPADDD      256(R8), Z2, Z2
+	VMOVDQU32   Z2, K1, 256(R8)
 
 done:
 	VZEROUPPER

@@ -3,6 +3,7 @@ package sha1
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"unsafe"
 )
 
@@ -22,19 +23,27 @@ import (
 // # Scheduling
 //
 // SumMany works like the job manager of Intel's multi-buffer libraries
-// (isa-l_crypto's sha1_mb): each lane takes the next message; the kernel
-// runs as many blocks as the shortest remaining run of the busy lanes;
-// a lane whose run is over moves on to the message's last one or two
-// blocks, padded in a buffer of the lane's own, and a lane whose message
-// is done takes the next message. When fewer lanes would stay busy than
-// pay for the vector kernel, the messages still in the lanes are finished
-// one at a time by the single-stream kernel of [Kernel], from where the
-// lanes left them. That happens when there are few messages to begin
-// with, and at the end of a batch, so that one message much longer than
-// the rest is finished alone at the single-stream speed. The threshold is
-// the least number of busy lanes at which the multi-lane kernel, its
-// throughput shared among its lanes, still hashes a lane's block faster
-// than the single-stream kernel: see manyMinLive.
+// (isa-l_crypto's sha1_mb): each free lane takes the next message, and a
+// call of the kernel runs until a lane's message is done. Within a call a
+// lane moves from its message's whole blocks on to its last one or two,
+// padded in a buffer of the lane's own. Two things keep the calls few,
+// since each costs about two blocks' time beyond its blocks (measured:
+// manyCallBlocks): the messages are taken 256 at a time (manyWindow) and
+// started longest first, so that the lanes' messages end close together;
+// and a call runs past the first message's end, letting the lanes that
+// are done idle, for as long as the idle lane-blocks cost less than the
+// calls they save.
+//
+// When fewer lanes would stay busy than pay for the vector kernel, the
+// messages still in the lanes are finished one at a time by the
+// single-stream kernel of [Kernel], from where the lanes left them. That
+// happens when there are few messages to begin with, and at the end of a
+// batch, so that a message much longer than the rest is finished alone at
+// the single-stream speed. The threshold is the least number of busy
+// lanes at which the multi-lane kernel, its throughput shared among its
+// lanes, still hashes a lane's block faster than the single-stream kernel
+// (manyMinLive): 4 of 8 with SHA-NI, 3 of 8 with the AVX2 single-stream
+// kernel.
 func SumMany(sums [][Size]byte, msgs [][]byte) {
 	if len(sums) != len(msgs) {
 		panic(fmt.Sprintf("sha1: SumMany: len(sums) = %d but len(msgs) = %d: want one sum per message", len(sums), len(msgs)))
@@ -117,27 +126,38 @@ func firstDispatchable() *manyKernel {
 }
 
 // manyLanes is the state a multi-lane kernel works on: h[i][l] is word i
-// of lane l's intermediate hash; lane l's blocks are rem[l] blocks at
-// p[0][l], then those at p[1][l] (rem[l] <= 0: all at p[0][l]). The
-// kernels advance p[0] and rem as they go: the scheduler sets both before
-// every call. p[2] and p[3] are addresses the kernels prefetch.
+// of lane l's intermediate hash; lane l absorbs c[1][l] blocks, c[0][l] of
+// them at p[0][l], then those at p[1][l] (c[0][l] <= 0: all at p[0][l]).
+// The kernels advance p[0] and c as they go: the scheduler sets them
+// before every call. p[2] and p[3] are addresses the kernels prefetch.
 type manyLanes struct {
-	h   [5][maxLanes]uint32
-	p   [4][maxLanes]*byte
-	rem [maxLanes]int
+	h [5][maxLanes]uint32
+	p [4][maxLanes]*byte
+	c [2][maxLanes]int32
 }
 
-// A laneJob is the message a lane is hashing.
+// A laneJob is the message a lane is hashing: its whole blocks, then its
+// tail, padded, in the lane's pad buffer.
 type laneJob struct {
 	msg   int // its index in msgs
-	off   int // the offset of its next whole block
-	whole int // whole blocks left in the message
-	pad   int // blocks left in the lane's pad buffer (after the whole ones)
+	whole int // the message's whole blocks
 	end   int // the pad's length: one or two blocks
+	left  int // the blocks, whole or pad, not yet hashed
 }
 
-// left returns the blocks the lane has left.
-func (j *laneJob) left() int { return j.whole + j.pad }
+// manyWindow is how many messages SumMany takes at a time and orders by
+// length, longest first, so that the messages running side by side in
+// the lanes end close together.
+const manyWindow = 256
+
+// manyCallBlocks is what one call of a kernel costs beyond its blocks
+// (the scheduler's bookkeeping, and the kernel's start and end, when its
+// rounds cannot overlap with other work), in blocks of all lanes: the
+// scheduler lets lanes whose messages have ended idle in a call for up to
+// that many lane-blocks per message that ends in the same call, instead of
+// a call per message. Measured on the reference machine
+// (docs/sha1-many.md).
+const manyCallBlocks = 2
 
 // sumMany is SumMany with kernel k.
 func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
@@ -154,24 +174,38 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 		jobs [maxLanes]laneJob
 		live uint32 // bit l: lane l has a message
 		busy int    // the number of live lanes
-		next int    // the next message to start
-		// hinted is next when the prefetch hints were last set.
-		hinted = -1
+		// The messages not yet started: order[next:have] of this window,
+		// then msgs[loaded:].
+		order      [manyWindow]int32
+		next, have int
+		loaded     int
+		left       [maxLanes]int // the live lanes' blocks left, ascending
+		lanes      = k.lanes
+		idleBudget = manyCallBlocks * lanes
 	)
-	lanes := k.lanes
 	for {
 		// Every free lane takes the next message.
-		for l := 0; l < lanes && next < len(msgs); l++ {
-			if live&(1<<l) == 0 {
-				startLane(&s, &pad[l], &jobs[l], l, msgs[next], next)
-				live |= 1 << l
-				busy++
-				next++
+		for l := 0; l < lanes; l++ {
+			if live&(1<<l) != 0 {
+				continue
 			}
+			if next == have {
+				if loaded == len(msgs) {
+					break
+				}
+				have = fillWindow(&order, msgs, loaded)
+				loaded += have
+				next = 0
+			}
+			i := int(order[next])
+			next++
+			startLane(&s, &pad[l], &jobs[l], l, msgs[i], i)
+			live |= 1 << l
+			busy++
 		}
 		if busy < minLive {
-			// Too few to share a vector (next == len(msgs) here): finish
-			// them one by one where the lanes left them.
+			// Too few to share a vector (every message has started):
+			// finish them one by one where the lanes left them.
 			for l := 0; l < lanes; l++ {
 				if live&(1<<l) != 0 {
 					finishLane(sums, msgs, &s, &pad[l], &jobs[l], l)
@@ -179,70 +213,80 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 			}
 			return
 		}
-		// Each lane's blocks: its message's whole blocks, then its pad.
-		// The lane with the fewest left sets the blocks of this call.
-		n, first := 0, -1
+		// The call's length: the shortest lane's blocks left, or more,
+		// while letting the lanes that end sooner idle costs less than
+		// the calls it saves.
+		m := 0
 		for l := 0; l < lanes; l++ {
-			if live&(1<<l) == 0 {
-				continue
-			}
-			j := &jobs[l]
-			if j.whole > 0 {
-				s.p[0][l], s.p[1][l], s.rem[l] = &msgs[j.msg][j.off], &pad[l][0], j.whole
-			} else {
-				s.p[0][l], s.rem[l] = &pad[l][j.end-j.pad*BlockSize], 0
-			}
-			if first < 0 || j.left() < n {
-				n = j.left()
-			}
-			if first < 0 {
-				first = l
+			if live&(1<<l) != 0 {
+				left[m] = jobs[l].left
+				m++
 			}
 		}
+		slices.Sort(left[:m])
+		e := 1
+		for e < m && e*(left[e]-left[e-1]) <= idleBudget {
+			e++
+		}
+		n := left[e-1]
+		// Each live lane's blocks: its message's whole blocks, then its
+		// pad. A lane without a message stays on its pad, and its state is
+		// left alone.
+		for l := 0; l < lanes; l++ {
+			j := &jobs[l]
+			if live&(1<<l) == 0 {
+				s.p[0][l], s.c[0][l], s.c[1][l] = &pad[l][0], 0, 0
+				continue
+			}
+			padLeft := min(j.left, j.end/BlockSize)
+			if whole := j.left - padLeft; whole > 0 {
+				s.p[0][l], s.p[1][l], s.c[0][l] = &msgs[j.msg][(j.whole-whole)*BlockSize], &pad[l][0], int32(whole)
+			} else {
+				s.p[0][l], s.c[0][l] = &pad[l][j.end-padLeft*BlockSize], 0
+			}
+			s.c[1][l] = int32(min(j.left, n))
+		}
 		// The kernel prefetches the first and last bytes of the next
-		// messages, which startLane reads first, to pad them.
-		if hinted != next {
-			hinted = next
-			for i := 0; i < lanes; i++ {
-				s.p[2][i], s.p[3][i] = &pad[0][0], &pad[0][0]
-				if m := next + i; m < len(msgs) && len(msgs[m]) > 0 {
-					s.p[2][i], s.p[3][i] = &msgs[m][0], &msgs[m][len(msgs[m])-1]
+		// messages, whose tails startLane reads first, to pad them.
+		for i := 0; i < lanes; i++ {
+			s.p[2][i], s.p[3][i] = &pad[0][0], &pad[0][0]
+			if next+i < have {
+				if m := msgs[order[next+i]]; len(m) > 0 {
+					s.p[2][i], s.p[3][i] = &m[0], &m[len(m)-1]
 				}
 			}
 		}
-		// A lane without a message reads a live lane's blocks, and its
-		// state is left alone.
-		for l := 0; l < lanes; l++ {
-			if live&(1<<l) == 0 {
-				s.p[0][l], s.p[1][l], s.rem[l] = s.p[0][first], s.p[1][first], s.rem[first]
-			}
-		}
-		manyBlocks(k, &s, n, live)
+		manyBlocks(k, &s, n)
 		for l := 0; l < lanes; l++ {
 			if live&(1<<l) == 0 {
 				continue
 			}
-			j := &jobs[l]
-			w := min(n, j.whole)
-			j.whole -= w
-			j.off += w * BlockSize
-			j.pad -= n - w
-			if j.pad == 0 {
-				sums[j.msg] = digestOf(&s, l)
+			if jobs[l].left -= min(jobs[l].left, n); jobs[l].left == 0 {
+				sums[jobs[l].msg] = digestOf(&s, l)
 				live &^= 1 << l
 				busy--
 			}
 		}
-		if busy == 0 && next == len(msgs) {
+		if busy == 0 && next == have && loaded == len(msgs) {
 			return
 		}
 	}
 }
 
+// fillWindow sets order to the indexes of the next messages, from first
+// on (up to manyWindow of them), longest first, and returns how many.
+func fillWindow(order *[manyWindow]int32, msgs [][]byte, first int) int {
+	n := min(manyWindow, len(msgs)-first)
+	for i := range n {
+		order[i] = int32(first + i)
+	}
+	slices.SortFunc(order[:n], func(a, b int32) int { return len(msgs[b]) - len(msgs[a]) })
+	return n
+}
+
 // startLane sets lane l to hash message m (number i) from the start: h
 // from H(0), its whole blocks, then its tail, padded as FIPS 180-4 5.1.1
-// says, in pad. (The caller points the lane at them: here, pad would
-// escape to the heap.)
+// says, in pad.
 func startLane(s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int, m []byte, i int) {
 	whole := len(m) &^ (BlockSize - 1)
 	r := copy(pad[:], m[whole:])
@@ -253,7 +297,7 @@ func startLane(s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int, m []by
 	}
 	clear(pad[r+1 : end-8])
 	binary.BigEndian.PutUint64(pad[end-8:end], uint64(len(m))<<3)
-	*j = laneJob{msg: i, whole: whole / BlockSize, pad: end / BlockSize, end: end}
+	*j = laneJob{msg: i, whole: whole / BlockSize, end: end, left: (whole + end) / BlockSize}
 	for w, v := range [5]uint32{init0, init1, init2, init3, init4} {
 		s.h[w][l] = v
 	}
@@ -263,8 +307,12 @@ func startLane(s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int, m []by
 // kernel and stores its sum.
 func finishLane(sums [][Size]byte, msgs [][]byte, s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int) {
 	h := [5]uint32{s.h[0][l], s.h[1][l], s.h[2][l], s.h[3][l], s.h[4][l]}
-	block(&h, msgs[j.msg][j.off:j.off+j.whole*BlockSize])
-	block(&h, pad[j.end-j.pad*BlockSize:j.end])
+	padLeft := min(j.left, j.end/BlockSize)
+	if whole := j.left - padLeft; whole > 0 {
+		off := (j.whole - whole) * BlockSize
+		block(&h, msgs[j.msg][off:off+whole*BlockSize])
+	}
+	block(&h, pad[j.end-padLeft*BlockSize:j.end])
 	for w, v := range h {
 		s.h[w][l] = v
 	}
@@ -281,21 +329,19 @@ func digestOf(s *manyLanes, l int) [Size]byte {
 }
 
 // manyPortableBlocks is the portable model of a multi-lane kernel: the
-// single-stream kernel on each live lane in turn. The tests run the
-// scheduler with it at 8 and 16 lanes on every architecture.
-func manyPortableBlocks(s *manyLanes, lanes, n int, live uint32) {
+// single-stream kernel on each lane in turn, for its count of blocks. The
+// tests run the scheduler with it at 8 and 16 lanes on every
+// architecture.
+func manyPortableBlocks(s *manyLanes, lanes, n int) {
 	for l := 0; l < lanes; l++ {
-		if live&(1<<l) == 0 {
-			continue
-		}
 		h := [5]uint32{s.h[0][l], s.h[1][l], s.h[2][l], s.h[3][l], s.h[4][l]}
-		first := n
-		if r := s.rem[l]; r > 0 && r < n {
+		cnt, first := int(s.c[1][l]), int(s.c[1][l])
+		if r := int(s.c[0][l]); r > 0 && r < cnt {
 			first = r
 		}
 		block(&h, unsafe.Slice(s.p[0][l], first*BlockSize))
-		if first < n {
-			block(&h, unsafe.Slice(s.p[1][l], (n-first)*BlockSize))
+		if first < cnt {
+			block(&h, unsafe.Slice(s.p[1][l], (cnt-first)*BlockSize))
 		}
 		for w, v := range h {
 			s.h[w][l] = v
@@ -307,7 +353,7 @@ func manyPortableBlocks(s *manyLanes, lanes, n int, live uint32) {
 // a lane's block faster than the single-stream kernel does a block alone:
 // with m of its L lanes busy, k delivers m/L of its throughput, so it wins
 // while m/(L*cpb(k)) > 1/cpb(single), that is for m > L*cpb(k)/cpb(single).
-// With SHA-NI (1.95 cycles/byte) and avx2x8 (cpb 0.80) that is 4 lanes.
+// With SHA-NI (1.95 cycles/byte) and avx2x8 (cpb 0.82) that is 4 lanes.
 // docs/sha1-many.md has the measurements behind both figures and checks
 // the threshold against SumMany on a few equal messages.
 func manyMinLive(k *manyKernel) int {

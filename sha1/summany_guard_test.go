@@ -93,7 +93,7 @@ func TestManyBlocksGuardPages(t *testing.T) {
 					seg0 = seg0[len(seg0)-c.rem*BlockSize:] // ends at the guard page, or not
 					seg1 = seg1[:(n-c.rem)*BlockSize]
 				}
-				laneBlocks(&s, l, seg0, seg1, c.rem)
+				laneBlocks(&s, l, seg0, seg1, c.rem, n)
 				if l >= k.lanes {
 					continue
 				}
@@ -106,7 +106,7 @@ func TestManyBlocksGuardPages(t *testing.T) {
 					want[w][l] = h[w]
 				}
 			}
-			manyBlocks(k, &s, n, 1<<k.lanes-1)
+			manyBlocks(k, &s, n)
 			if s.h != want {
 				t.Fatalf("rem %d: got %08x\nwant %08x", c.rem, s.h, want)
 			}

@@ -31,10 +31,14 @@ type Backend interface {
 	// Constants emits the read-only tables: K, the byte-swap indexes and
 	// what else the backend needs.
 	Constants()
-	// Setup emits, once before the first block, what the function needs
-	// from its live argument (in the 32-bit register live, bit l for lane
-	// l); tmp is a free vector register.
-	Setup(live reg.GPPhysical, tmp reg.VecPhysical)
+	// Setup emits, once before the first block, what the masks of the
+	// live lanes need: each lane's count of blocks to absorb (an int32 per
+	// lane, at cnt) into register counts, and block number 0 into blk.
+	Setup(cnt Mem, counts, blk reg.VecPhysical)
+	// Retire emits, at the end of each block, the mask of the lanes that
+	// absorb the block (counts > blk), for UpdateH, into mask (or an
+	// opmask register), and blk++.
+	Retire(counts, blk, mask reg.VecPhysical)
 	// Finish emits what ends the function before RET.
 	Finish()
 
@@ -72,8 +76,8 @@ type Backend interface {
 	GatherTemps() int
 
 	// UpdateH sets dst = x + h, with h the words at m, and stores its
-	// live lanes to m; m's other lanes stay as they were, and dst's
-	// become anything.
+	// lanes of the last Retire mask to m; m's other lanes stay as they
+	// were, and dst's become anything.
 	UpdateH(dst, x reg.VecPhysical, m Mem)
 }
 
@@ -156,9 +160,9 @@ func (b *shared) Unpack(dst, a, x reg.VecPhysical, size int, hi bool) {
 
 // avx2 is the 8-lane kernel: AVX2 on the 16 YMM registers, VEX encodings.
 type avx2 struct {
-	shared       // K is repeated over the 8 lanes
-	laneBits Mem // 1 << l in lane l
-	mask     Mem // a local: all ones in the live lanes, zeros elsewhere
+	shared                 // K is repeated over the 8 lanes
+	ones   Mem             // 1 in every lane
+	mask   reg.VecPhysical // the last Retire mask: all ones in the lanes that absorb the block
 }
 
 // AVX2 returns the backend of the 8-lane "avx2x8" kernel.
@@ -175,23 +179,23 @@ func (b *avx2) Constants() {
 	c := b.ctx
 	b.k = kTable(c, "sha1ManyK", 8)
 	b.bswap = bswapTable(c, "sha1ManyBswap", 8)
-	b.laneBits = c.StaticGlobal("sha1ManyLaneBits")
+	b.ones = c.StaticGlobal("sha1ManyOnes")
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
 	for l := 0; l < 8; l++ {
-		c.AddDatum(4*l, U32(1<<l))
+		c.AddDatum(4*l, U32(1))
 	}
 }
 
-// Setup turns the live bits into a vector mask on the stack, for UpdateH.
-func (b *avx2) Setup(live reg.GPPhysical, tmp reg.VecPhysical) {
-	c := b.ctx
-	b.mask = c.AllocLocal(32)
-	c.Comment("The live-lane mask: all ones in lane l if bit l of live is set.")
-	c.VMOVD(live, xmm(tmp))
-	c.VPBROADCASTD(xmm(tmp), tmp)
-	c.VPAND(b.laneBits, tmp, tmp)
-	c.VPCMPEQD(b.laneBits, tmp, tmp)
-	c.VMOVDQU(tmp, b.mask)
+func (b *avx2) Setup(cnt Mem, counts, blk reg.VecPhysical) {
+	b.ctx.Comment("The lanes' block counts, and block 0, for the masks of the lanes that absorb each block.")
+	b.ctx.VMOVDQU(cnt, counts)
+	b.ctx.VPXOR(blk, blk, blk)
+}
+
+func (b *avx2) Retire(counts, blk, mask reg.VecPhysical) {
+	b.ctx.VPCMPGTD(blk, counts, mask) // counts > blk
+	b.ctx.VPADDD(b.ones, blk, blk)
+	b.mask = mask
 }
 
 func (b *avx2) Move(dst reg.VecPhysical, src Op) {
@@ -237,7 +241,7 @@ func (b *avx2) Gather(dst reg.VecPhysical, ptrs, zero reg.GPPhysical, disp int, 
 	}
 }
 
-// UpdateH adds x masked to the live lanes, so that the other lanes of h
+// UpdateH adds x in the masked lanes only, so that the other lanes of h
 // are stored back unchanged.
 func (b *avx2) UpdateH(dst, x reg.VecPhysical, m Mem) {
 	c := b.ctx
@@ -248,17 +252,18 @@ func (b *avx2) UpdateH(dst, x reg.VecPhysical, m Mem) {
 
 // avx512 is the 16-lane kernel: AVX-512 on the 32 ZMM registers, EVEX
 // encodings, with VPTERNLOGD for every three-input function, VPROLD for
-// the rotates, and an opmask register for the live lanes.
+// the rotates, and an opmask register for the lanes that absorb a block.
 type avx512 struct {
-	shared // K is one word each, added with a broadcast
+	shared     // K is one word each, added with a broadcast
+	one    Mem // the int32 1, for a broadcast
 }
 
-// liveMask is the opmask register that holds the live lanes, and
+// liveMask is the opmask register of the lanes that absorb a block, and
 // gatherMask the one the gathers consume.
 var liveMask, gatherMask = reg.K1, reg.K2
 
 // AVX512 returns the backend of the 16-lane "avx512x16" kernel.
-func AVX512(ctx *build.Context) Backend { return &avx512{shared{ctx: ctx}} }
+func AVX512(ctx *build.Context) Backend { return &avx512{shared: shared{ctx: ctx}} }
 
 func (*avx512) Name() string              { return "avx512x16" }
 func (*avx512) Lanes() int                { return 16 }
@@ -268,13 +273,25 @@ func (*avx512) Ternary() bool             { return true }
 func (*avx512) Rotate() bool              { return true }
 
 func (b *avx512) Constants() {
-	b.k = kTable(b.ctx, "sha1ManyK", 1)
-	b.bswap = bswapTable(b.ctx, "sha1ManyBswap", 16)
+	c := b.ctx
+	b.k = kTable(c, "sha1ManyK", 1)
+	b.bswap = bswapTable(c, "sha1ManyBswap", 16)
+	b.one = c.StaticGlobal("sha1ManyOne")
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	c.AddDatum(0, U32(1))
 }
 
-func (b *avx512) Setup(live reg.GPPhysical, _ reg.VecPhysical) {
-	b.ctx.Comment("The live lanes, for the masked stores of h.")
-	b.ctx.KMOVW(live, liveMask)
+func (b *avx512) Setup(cnt Mem, counts, blk reg.VecPhysical) {
+	b.ctx.Comment("The lanes' block counts, and block 0, for the opmasks of the lanes that absorb each block.")
+	b.ctx.VMOVDQU32(cnt, counts)
+	b.ctx.VPXORD(blk, blk, blk)
+}
+
+// Retire sets the opmask liveMask: the lanes retire from the masked stores
+// of h as their counts run out.
+func (b *avx512) Retire(counts, blk, _ reg.VecPhysical) {
+	b.ctx.VPCMPGTD(blk, counts, liveMask) // counts > blk
+	b.ctx.VPADDD_BCST(b.one, blk, blk)
 }
 
 func (b *avx512) Move(dst reg.VecPhysical, src Op) {
@@ -327,7 +344,7 @@ func (b *avx512) Gather(dst reg.VecPhysical, ptrs, zero reg.GPPhysical, disp int
 	}
 }
 
-// UpdateH stores the sum to the live lanes only, with the opmask.
+// UpdateH stores the sum to the lanes of the opmask only.
 func (b *avx512) UpdateH(dst, x reg.VecPhysical, m Mem) {
 	b.ctx.VPADDD(m, x, dst)
 	b.ctx.VMOVDQU32(dst, liveMask, m)

@@ -20,13 +20,14 @@ const (
 )
 
 // Signature is the Go signature of every multi-lane kernel: h[i][l] is
-// word i of lane l's state, p[0][l] lane l's next block, and p[1][l]
-// where lane l's blocks continue once rem[l] of them are done; p[2][l] and
-// p[3][l] are addresses to prefetch, for the lanes' next messages. The
-// kernel uses p[0] and rem as its own pointers and counts, so their values
-// afterwards are unspecified. The arrays have room for 16 lanes; a kernel
-// with fewer uses the first ones.
-const Signature = "func(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)"
+// word i of lane l's state; lane l absorbs c[1][l] of the n blocks (n is
+// the largest), c[0][l] of them at p[0][l] and the rest at p[1][l] (with
+// c[0][l] <= 0, all at p[0][l]); p[2][l] and p[3][l] are addresses to
+// prefetch, for the lanes' next messages. The kernel uses p[0] and c as
+// its own pointers and counts, so their values afterwards are unspecified.
+// The arrays have room for 16 lanes; a kernel with fewer uses the first
+// ones.
+const Signature = "func(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]int32, n int)"
 
 // maxLanes is the room for lanes in the arrays of Signature.
 const maxLanes = 16
@@ -47,20 +48,21 @@ type emitter struct {
 	b   Backend
 	p   Params
 
-	v0     vars                      // the working variables at the top of the loop
-	s0, s1 reg.VecPhysical           // the rounds' scratch registers
-	work   [workRegs]reg.VecPhysical // the schedule's and the loads' registers
-	wregs  []reg.VecPhysical         // W[t] in wregs[t%16]; nil when W is in the ring
-	ring   Mem                       // W[t] at ring+32*(t%16), when wregs is nil
-	rbase  reg.GPPhysical            // the ring's 32-byte-aligned base
-	hp, pp reg.GPPhysical            // h, and the lanes' block pointers
-	rp     reg.GPPhysical            // the lanes' blocks left before their pointers switch
-	off    reg.GPPhysical            // 64 times the blocks done
-	end    reg.GPPhysical            // 64n: one past the last block's offset
-	ptr    reg.GPPhysical            // a lane's block pointer, for its loads
-	adv    reg.GPPhysical            // a lane's block pointer, as it advances
-	zero   reg.GPPhysical            // zero: the base of the gathers' addresses
-	model  []event                   // W accesses in emission order
+	v0                vars                      // the working variables at the top of the loop
+	counts, blk, mask reg.VecPhysical           // the lanes' block counts, the block number, the mask of the lanes that absorb it
+	s0, s1            reg.VecPhysical           // the rounds' scratch registers
+	work              [workRegs]reg.VecPhysical // the schedule's and the loads' registers
+	wregs             []reg.VecPhysical         // W[t] in wregs[t%16]; nil when W is in the ring
+	ring              Mem                       // W[t] at ring+32*(t%16), when wregs is nil
+	rbase             reg.GPPhysical            // the ring's 32-byte-aligned base
+	hp, pp            reg.GPPhysical            // h, and the lanes' block pointers
+	rp                reg.GPPhysical            // c: the lanes' counts
+	off               reg.GPPhysical            // the blocks done
+	end               reg.GPPhysical            // n
+	ptr               reg.GPPhysical            // a lane's block pointer, for its loads
+	adv               reg.GPPhysical            // a lane's block pointer, as it advances
+	zero              reg.GPPhysical            // zero: the base of the gathers' addresses
+	model             []event                   // W accesses in emission order
 }
 
 // Generate emits the multi-lane kernel name with backend b and choices p:
@@ -83,10 +85,11 @@ func generate(ctx *build.Context, b Backend, p Params, name string) error {
 	for i := range e.work {
 		e.work[i] = b.Vec(8 + i)
 	}
+	e.counts, e.blk, e.mask = b.Vec(8+workRegs), b.Vec(9+workRegs), b.Vec(10+workRegs)
 	// The 16-word window goes in registers when the register file holds it
 	// beside the others; otherwise in a stack ring, with the latest words
 	// also kept in registers for the schedule (cacheRegs of the work ones).
-	if n := b.NumVec(); n >= 8+workRegs+ringWords {
+	if n := b.NumVec(); n >= 11+workRegs+ringWords {
 		e.wregs = make([]reg.VecPhysical, ringWords)
 		for i := range e.wregs {
 			e.wregs[i] = b.Vec(n - ringWords + i)
@@ -121,10 +124,10 @@ func (e *emitter) function(name string) error {
 
 	c.Load(c.Param("h"), e.hp)
 	c.Load(c.Param("p"), e.pp)
-	c.Load(c.Param("rem"), e.rp)
+	c.Load(c.Param("c"), e.rp)
 	c.Load(c.Param("n"), e.end)
-	c.Comment("Nothing to do without a block; end = 64n.")
-	c.SHLQ(U8(6), e.end)
+	c.Comment("Nothing to do without a block.")
+	c.TESTQ(e.end, e.end)
 	c.JZ(LabelRef("done"))
 	c.XORL(e.off.As32(), e.off.As32())
 	if e.p.Load == LoadGather {
@@ -137,8 +140,7 @@ func (e *emitter) function(name string) error {
 		c.ADDQ(U8(31), e.rbase)
 		c.ANDQ(I8(-32), e.rbase)
 	}
-	c.Load(c.Param("live"), e.ptr.As32())
-	b.Setup(e.ptr.As32().(reg.GPPhysical), e.s0)
+	b.Setup(Mem{Base: e.rp, Disp: 4 * maxLanes}, e.counts, e.blk)
 	c.Comment("Prefetch the lanes' next messages (p[2], p[3]).")
 	for i := 0; i < 2*b.Lanes(); i++ {
 		c.MOVQ(Mem{Base: e.pp, Disp: 8 * (2*maxLanes + i%b.Lanes() + maxLanes*(i/b.Lanes()))}, e.adv)
@@ -166,7 +168,7 @@ func (e *emitter) function(name string) error {
 	}
 	head := e.take()
 	c.Comment("Advance to the next block, or finish the last one without its loads.")
-	c.ADDQ(U8(64), e.off)
+	c.INCQ(e.off)
 	c.CMPQ(e.off, e.end)
 	c.JAE(LabelRef("last"))
 	e.advance()
@@ -197,19 +199,22 @@ func (e *emitter) function(name string) error {
 	return nil
 }
 
-// advance moves every lane on to its next block: p[0][l] += 64, and once
-// rem[l] blocks are done, p[0][l] = p[1][l] (a lane moves from its
-// message's whole blocks to its padded last ones without a return to Go).
-// Scalar work, which runs beside the vector rounds.
+// advance moves every lane on to its next block, block off: p[0][l] += 64,
+// or p[0][l] = p[1][l] at block c[0][l] (a lane moves from its message's
+// whole blocks to its padded last ones without a return to Go); but a lane
+// whose count c[1][l] is not above off stays where it is, on a block it
+// may read. Scalar work, which runs beside the vector rounds.
 func (e *emitter) advance() {
 	c := e.ctx
-	c.Comment("Each lane's next block: the one after, or p[1] once rem blocks are done.")
+	c.Comment("Each lane's next block: the one after, or p[1] at block c[0]; none from block c[1] on.")
 	for l := 0; l < e.b.Lanes(); l++ {
 		cur := Mem{Base: e.pp, Disp: 8 * l}
 		c.MOVQ(cur, e.adv)
 		c.ADDQ(U8(blockBytes), e.adv)
-		c.DECQ(Mem{Base: e.rp, Disp: 8 * l})
+		c.CMPL(Mem{Base: e.rp, Disp: 4 * l}, e.off.As32())
 		c.CMOVQEQ(Mem{Base: e.pp, Disp: 8 * (maxLanes + l)}, e.adv)
+		c.CMPL(Mem{Base: e.rp, Disp: 4 * (maxLanes + l)}, e.off.As32())
+		c.CMOVQLE(cur, e.adv)
 		c.MOVQ(e.adv, cur)
 	}
 }
@@ -224,13 +229,15 @@ func (e *emitter) take() []event {
 // hRow is word i of every lane's state.
 func (e *emitter) hRow(i int) Mem { return Mem{Base: e.hp, Disp: hRowBytes * i} }
 
-// updateH adds the working variables v into h (in the live lanes) and
+// updateH adds the working variables v into h (in the lanes that absorb
+// the block: whose counts have not run out) and
 // leaves the sums in the registers of to, for the next block. The two
 // assignments differ by the renaming of 80 rounds, so this is a parallel
 // move: a register is written once its value has been used, and a cycle
 // goes through a scratch register.
 func (e *emitter) updateH(v, to vars) {
-	e.comment("h += a..e in the live lanes; the sums are the next block's a..e.")
+	e.comment("h += a..e in the lanes that absorb this block; the sums are the next block's a..e.")
+	e.b.Retire(e.counts, e.blk, e.mask)
 	type move struct {
 		dst, src reg.VecPhysical
 		row      int

@@ -42,10 +42,10 @@
 // instructions of that earlier round. The last rounds of a block so load
 // the first words of the next; after the last block the loop branches to
 // a copy of those rounds without the loads, so that nothing past a lane's
-// blocks is read. After each block the state is added into h in the live
-// lanes only (an opmask store with AVX-512, a masked add with AVX2), and
-// the sums become the next block's working variables through a parallel
-// move, since 80 renamings do not bring the registers back.
+// blocks is read. After each block the state is added into h in the lanes
+// that absorb the block only (see the contract below), and the sums
+// become the next block's working variables through a parallel move,
+// since 80 renamings do not bring the registers back.
 //
 // Every access to W goes through a model of where each word lives; before
 // Generate returns, the accesses are replayed for inputs of one, two and
@@ -55,19 +55,22 @@
 //
 // # The kernel's contract
 //
-//	func(h *[5][16]uint32, p *[4][16]*byte, rem *[16]int, n int, live uint32)
+//	func(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]int32, n int)
 //
-// For each lane l whose bit is set in live, the kernel absorbs n blocks
-// into h[.][l]: rem[l] of them at p[0][l], then the rest at p[1][l] (with
-// rem[l] <= 0, all n at p[0][l]). So a lane moves from its message's
-// whole blocks on to its padded last ones within one call. The kernel
-// advances p[0] and rem as it goes, as scalar work beside the vector
-// rounds (so they are unspecified afterwards). At its start it prefetches
-// the addresses p[2][l] and p[3][l], the caller's hint of what comes next:
-// sha1.SumMany gives the first and last bytes of the next messages, whose
-// tails it reads to pad them before any kernel does. Lanes not in live are
-// left as they were in h, but still loaded from: their blocks must be
-// readable (sha1.SumMany gives them a live lane's).
+// The kernel runs n blocks. Lane l absorbs the first c[1][l] of them
+// (n is the largest) into h[.][l]: c[0][l] blocks at p[0][l], then the
+// rest at p[1][l] (with c[0][l] <= 0, all at p[0][l]). So a lane moves
+// from its message's whole blocks on to its padded last ones within one
+// call, and a lane whose count runs out retires: its h is left alone from
+// then on (a masked add with AVX2; with AVX-512 an opmask, recomputed from
+// the counts at every block, keeps the stores from its lanes of h). A
+// retired lane, or one with count 0, stays on its last block and is still
+// loaded from, so it must point at a readable block. The kernel advances
+// p[0] and c as it goes, as scalar work beside the vector rounds (so they
+// are unspecified afterwards). At its start it prefetches the addresses
+// p[2][l] and p[3][l], the caller's hint of what comes next: sha1.SumMany
+// gives the first and last bytes of the next messages, whose tails it
+// reads to pad them before any kernel does.
 //
 // # Tests
 //

@@ -32,8 +32,9 @@ type machine struct {
 	vec     [32][64]byte
 	k       [8]uint64
 	zf, cf  bool
-	args    int // address of the argument frame (0(FP))
-	locals  int // address of the local frame (0(SP))
+	le      bool // signed less or equal, after CMPL
+	args    int  // address of the argument frame (0(FP))
+	locals  int  // address of the local frame (0(SP))
 	steps   int
 }
 
@@ -300,13 +301,16 @@ func (m *machine) exec(inst *ir.Instruction) {
 		r := &m.gp[last.(reg.Physical).PhysicalIndex()]
 		*r = uint64(uint32(*r) ^ uint32(m.gp[ops[0].(reg.Physical).PhysicalIndex()]))
 		m.zf = *r == 0
-	case "DECQ":
-		v := binary.LittleEndian.Uint64(m.read(last, 8)) - 1
-		m.zf = v == 0
-		if x, ok := last.(operand.Mem); ok {
-			m.store(m.addr(x), binary.LittleEndian.AppendUint64(nil, v))
-		} else {
-			m.gp[last.(reg.Physical).PhysicalIndex()] = v
+	case "CMPL": // CMPL a, b sets the flags of a - b
+		a, b := int32(binary.LittleEndian.Uint32(m.read(ops[0], 4))), int32(binary.LittleEndian.Uint32(m.read(ops[1], 4)))
+		m.zf, m.le = a == b, a <= b
+	case "TESTQ":
+		m.zf = m.value(ops[0])&m.value(ops[1]) == 0
+	case "INCQ":
+		m.gp[last.(reg.Physical).PhysicalIndex()]++
+	case "CMOVQLE":
+		if m.le {
+			m.gp[last.(reg.Physical).PhysicalIndex()] = binary.LittleEndian.Uint64(m.read(ops[0], 8))
 		}
 	case "CMOVQEQ":
 		if m.zf {
@@ -375,6 +379,24 @@ func (m *machine) exec(inst *ir.Instruction) {
 		bin(func(x, y uint32) uint32 { return x | y })
 	case "VPANDN", "VPANDND": // dst = ^second & first (Go order)
 		bin(func(x, y uint32) uint32 { return ^x & y })
+	case "VPCMPGTD": // VPCMPGTD b, a, dst: dst = a > b (signed), lanes or opmask bits
+		b, a := m.read(ops[0], size(ops[1].(reg.Register))), m.read(ops[1], size(ops[1].(reg.Register)))
+		if k, ok := last.(reg.Register); ok && k.Kind() == reg.KindOpmask {
+			var bits uint64
+			for i := 0; i < len(a)/4; i++ {
+				if int32(dword(a, i)) > int32(dword(b, i)) {
+					bits |= 1 << i
+				}
+			}
+			m.k[k.(reg.Physical).PhysicalIndex()] = bits
+			return
+		}
+		m.writeVec(last, lanewise(a, b, func(x, y uint32) uint32 {
+			if int32(x) > int32(y) {
+				return ^uint32(0)
+			}
+			return 0
+		}))
 	case "VPCMPEQD":
 		bin(func(x, y uint32) uint32 {
 			if x == y {
