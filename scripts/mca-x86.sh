@@ -6,7 +6,10 @@
 # such as the branch out of the last block, are left out) with objdump, and
 # feeds it to llvm-mca on the Sandy Bridge, Haswell, Skylake, Zen 2 and Zen 3
 # models (-iterations=200).
-# One iteration is one 64-byte block, two for avx2 (its loop hashes a pair).
+# One iteration is one 64-byte block, two for avx2 (its loop hashes a pair),
+# and one block of every lane for SumMany's avx2x8 (8 blocks; its
+# cycles/byte are of all lanes together: multiply by 8 for one lane's). The
+# 16-lane avx512x16 gets a line of its own, on the models with AVX-512.
 # A model that cannot schedule an instruction prints "-". LLVM 14 schedules
 # SHA1RNDS4 even on models of cores that lack it (Sandy Bridge to Skylake):
 # the shani row is a guess there. Last row: OpenSSL's SSSE3 loop measured
@@ -58,10 +61,13 @@ loop() {
 printf '%-8s' kernel
 for m in "${models[@]}"; do printf ' %12s' "$m"; done
 printf '   (cycles/byte, llvm-mca %s)\n' "$("$MCA" --version | awk '/version/ { print $NF; exit }')"
-for k in ssse3 avx avx2 shani; do
+for k in ssse3 avx avx2 shani avx2x8; do
 	blocks=1
-	[[ $k == avx2 ]] && blocks=2
 	fn="$importpath.block${k^^}.abi0"
+	case $k in
+	avx2) blocks=2 ;;
+	avx2x8) blocks=8 fn="$importpath.manyAVX2.abi0" ;;
+	esac
 	loop "$fn" >"$dir/$k.s"
 	printf '%-8s' "$k"
 	for m in "${models[@]}"; do
@@ -77,3 +83,13 @@ done
 printf '%-8s' openssl
 for o in "${openssl[@]}"; do printf ' %12s' "$o"; done
 echo "   (its SSSE3 loop, same method)"
+# The 16-lane kernel on the models that have AVX-512 (llvm-mca schedules
+# EVEX instructions even on models of cores without it, so the table's
+# models would give a meaningless figure).
+loop "$importpath.manyAVX512.abi0" >"$dir/avx512x16.s"
+printf 'avx512x16, cycles/byte of all 16 lanes:'
+for m in skylake-avx512 icelake-server; do
+	cycles=$("$MCA" -mtriple=x86_64 -mcpu="$m" -iterations=200 "$dir/avx512x16.s" 2>/dev/null | awk '/^Total Cycles/ { print $3 }') || true
+	printf ' %s %.2f' "$m" "$(echo "${cycles:-0} / 200 / 64 / 16" | bc -l)"
+done
+echo
