@@ -75,7 +75,10 @@
 // # Tests
 //
 // The 16-lane kernel cannot run on a CPU without AVX-512, so the tests run
-// every variant of both kernels on a model machine (machine_test.go) that
-// executes avo's instructions with the SDM's semantics, and every variant
-// this CPU can run natively (TestSweep), each against FIPS 180-4.
+// every variant of a kernel the CPU lacks on a model machine
+// (machine_test.go) that executes avo's instructions with the SDM's
+// semantics, every variant the CPU runs natively (TestSweep), and two of
+// those on the machine as well, which checks the machine against the CPU;
+// each against FIPS 180-4. TestEncodings checks with GNU objdump that the
+// assembled instructions are the ones the machine executes.
 package sha1mb
