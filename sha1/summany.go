@@ -159,6 +159,11 @@ const manyWindow = 256
 // (docs/sha1-many.md).
 const manyCallBlocks = 2
 
+// manyMaxCall is the most blocks a call of a kernel runs, so that the
+// kernels' int32 counts hold every count (a lane with more goes on in the
+// next call); a variable for the tests.
+var manyMaxCall = 1 << 24
+
 // sumMany is SumMany with kernel k.
 func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 	minLive := manyMinLive(k)
@@ -228,7 +233,7 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 		for e < m && e*(left[e]-left[e-1]) <= idleBudget {
 			e++
 		}
-		n := left[e-1]
+		n := min(left[e-1], manyMaxCall)
 		// Each live lane's blocks: its message's whole blocks, then its
 		// pad. A lane without a message stays on its pad, and its state is
 		// left alone.
@@ -240,7 +245,8 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 			}
 			padLeft := min(j.left, j.end/BlockSize)
 			if whole := j.left - padLeft; whole > 0 {
-				s.p[0][l], s.p[1][l], s.c[0][l] = &msgs[j.msg][(j.whole-whole)*BlockSize], &pad[l][0], int32(whole)
+				// (A count past the call's blocks means no switch in it.)
+				s.p[0][l], s.p[1][l], s.c[0][l] = &msgs[j.msg][(j.whole-whole)*BlockSize], &pad[l][0], int32(min(whole, n))
 			} else {
 				s.p[0][l], s.c[0][l] = &pad[l][j.end-padLeft*BlockSize], 0
 			}

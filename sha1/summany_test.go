@@ -228,6 +228,24 @@ func TestSumManyHandoff(t *testing.T) {
 	})
 }
 
+// TestSumManyShortCalls runs the scheduler with calls of at most 1, 2 and
+// 3 blocks, so that lanes stop in their messages' whole blocks and in
+// their pads between calls, and carry on in the next.
+func TestSumManyShortCalls(t *testing.T) {
+	saved := manyMaxCall
+	t.Cleanup(func() { manyMaxCall = saved })
+	rng := newRand(t)
+	msgs := randomBatch(rng, 70, 700)
+	forEachManyKernel(t, func(t *testing.T, k *manyKernel) {
+		for _, max := range []int{1, 2, 3} {
+			manyMaxCall = max
+			sums := make([][Size]byte, len(msgs))
+			sumMany(sums, msgs, k)
+			checkSums(t, fmt.Sprintf("calls of at most %d blocks", max), sums, msgs)
+		}
+	})
+}
+
 // TestSumManySingleKernels runs the multi-lane kernels with each
 // single-stream kernel finishing the handed-over lanes.
 func TestSumManySingleKernels(t *testing.T) {
