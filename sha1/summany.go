@@ -72,8 +72,9 @@ func SumMany(sums [][Size]byte, msgs [][]byte) {
 func ManyKernel() string { return activeMany.name }
 
 // A manyKernel is one implementation of SumMany's block function: with
-// lanes > 0, it absorbs n blocks of each live lane into that lane's state
-// (manyBlocks); "single" has no lanes and hashes each message with Sum.
+// lanes > 0, a call runs n blocks, each lane absorbing its count of them
+// into its state (manyBlocks); "single" has no lanes and hashes each
+// message with Sum.
 type manyKernel struct {
 	name      string
 	id        manyID
@@ -83,8 +84,9 @@ type manyKernel struct {
 	// kernel that has not yet run on hardware with its extensions, and
 	// for the portable model kernels, which only the tests use.
 	dispatch bool
-	// cpb is the kernel's measured throughput in cycles per byte of all
-	// lanes together (docs/sha1-many.md), for manyMinLive.
+	// cpb is the kernel's throughput in cycles per byte of all lanes
+	// together (docs/sha1-many.md; measured, or where said estimated),
+	// for manyMinLive.
 	cpb float64
 	// minLive, when set, replaces the threshold manyMinLive computes.
 	minLive int
