@@ -1,10 +1,11 @@
 // Command cpuid generates a tiny amd64 routine that executes the CPUID
-// instruction, for packages whose kernels need a feature bit that
-// golang.org/x/sys/cpu does not export (such as the SHA extensions, CPUID
-// leaf 7, sub-leaf 0, EBX bit 29; Intel SDM vol. 2A, "CPUID"). Usage, from
-// the package directory:
+// instruction, for package internal/cpuid, which reads the feature bits
+// that golang.org/x/sys/cpu does not export for sha1 and ghash (the SHA
+// extensions, CPUID leaf 7, sub-leaf 0, EBX bit 29; VPCLMULQDQ without
+// AVX-512, ECX bit 10; Intel SDM vol. 2A, "CPUID"). Usage, from the
+// package directory:
 //
-//	go -C ../gen run ./cpuid -out ../sha1/cpuid_amd64.s [-pkg sha1]
+//	go -C ../../gen run ./cpuid -out ../internal/cpuid/cpuid_amd64.s
 //
 // The function it writes is
 //
@@ -21,7 +22,7 @@ import (
 )
 
 func main() {
-	avogen.Main("cpuid", "sha1", nil, func(ctx *build.Context) error {
+	avogen.Main("cpuid", "cpuid", nil, func(ctx *build.Context) error {
 		describe(ctx)
 		return nil
 	})
