@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/simdhash/simdhash/internal/cycles"
 )
 
 // TestManySpeed measures SumMany against a loop of Sum on the workloads of
@@ -28,7 +30,7 @@ import (
 // disturb least), and files per second for the git workload. Then, for
 // each multi-lane kernel alone (64 blocks of every lane), cycles per byte
 // of all lanes, per block and lane, and per byte of one lane's message,
-// with the clock measured by cycleChain in the same rounds; and the Sum
+// with the clock measured by cycles.Chain in the same rounds; and the Sum
 // loop's time over SumMany's on m equal messages of 8 KiB with the kernel
 // kept on m of its lanes, m = 1..lanes, where the handoff threshold of
 // manyMinLive should fall.
@@ -127,7 +129,7 @@ func TestManySpeed(t *testing.T) {
 			}
 		}
 		start := time.Now()
-		cycleSink += cycleChain(uint64(r), 0x9e3779b97f4a7c15, 1<<14)
+		cycleSink += cycles.Chain(uint64(r), 0x9e3779b97f4a7c15, 1<<14)
 		nsPerCycle = append(nsPerCycle, float64(time.Since(start).Nanoseconds())/(2<<14))
 	}
 	stats := func(key string) (min, med float64) {
@@ -147,7 +149,7 @@ func TestManySpeed(t *testing.T) {
 	}
 	slices.Sort(nsPerCycle)
 	cyc := nsPerCycle[0]
-	t.Logf("%d rounds; Sum uses %s; clock %.2f GHz (fastest round of cycleChain; median %.2f GHz)", rounds, Kernel(), 1/cyc, 1/nsPerCycle[len(nsPerCycle)/2])
+	t.Logf("%d rounds; Sum uses %s; clock %.2f GHz (fastest round of cycles.Chain; median %.2f GHz)", rounds, Kernel(), 1/cyc, 1/nsPerCycle[len(nsPerCycle)/2])
 	for _, w := range works {
 		bmin, _ := stats(w.name + "/Sum-loop")
 		for _, im := range impls {

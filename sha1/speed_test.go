@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/simdhash/simdhash/internal/cycles"
 	"github.com/simdhash/simdhash/internal/speed"
 )
 
@@ -55,7 +56,7 @@ func TestSpeedTable(t *testing.T) {
 	lastSize := -1
 	for _, p := range patterns {
 		if size := p.Updates * p.UpdateSize; size != lastSize {
-			round.NsPerCycle = append(round.NsPerCycle, measureNsPerCycle())
+			round.NsPerCycle = append(round.NsPerCycle, cycles.NsPerCycle())
 			lastSize = size
 		}
 		want := stdsha1.Sum(msg[:p.Updates*p.UpdateSize])
@@ -81,7 +82,7 @@ func TestSpeedTable(t *testing.T) {
 		}
 		active = saved
 	}
-	round.NsPerCycle = append(round.NsPerCycle, measureNsPerCycle())
+	round.NsPerCycle = append(round.NsPerCycle, cycles.NsPerCycle())
 
 	b, err := json.MarshalIndent(round, "", "\t")
 	if err != nil {
@@ -101,18 +102,4 @@ func hashPattern(h hash.Hash, msg []byte, p speed.Pattern, sum []byte) []byte {
 		h.Write(msg[i*p.UpdateSize : (i+1)*p.UpdateSize])
 	}
 	return h.Sum(sum)
-}
-
-// measureNsPerCycle times cycleChain, whose dependent ROLQ+XORQ pairs take
-// two cycles each (see BenchmarkCycles), and returns nanoseconds per cycle.
-func measureNsPerCycle() float64 {
-	const pairs = 1 << 12
-	r := testing.Benchmark(func(b *testing.B) {
-		x := uint64(0x0123456789abcdef)
-		for b.Loop() {
-			x = cycleChain(x, 0x9e3779b97f4a7c15, pairs)
-		}
-		cycleSink = x
-	})
-	return float64(r.T.Nanoseconds()) / float64(r.N) / (2 * pairs)
 }
