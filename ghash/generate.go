@@ -7,5 +7,8 @@ package ghash
 // The 32-bit arm kernels come from the same description (-arch arm).
 //go:generate go -C ../gen run ./ghash_neon -arch arm -out ../ghash/ghash_arm.s
 
-// The amd64 kernels: see gen/ghash_pclmul.
+// The amd64 kernels come from one description at three vector widths: see
+// gen/ghash_pclmul.
 //go:generate go -C ../gen run ./ghash_pclmul -out ../ghash/ghash_amd64.s
+//go:generate go -C ../gen run ./ghash_pclmul -width 256 -out ../ghash/ghash_vpclmul256_amd64.s
+//go:generate go -C ../gen run ./ghash_pclmul -width 512 -out ../ghash/ghash_vpclmul512_amd64.s

@@ -12,15 +12,16 @@ DATA ghashPoly<>+0(SB)/8, $0xc200000000000000
 DATA ghashPoly<>+8(SB)/8, $0x0000000000000000
 GLOBL ghashPoly<>(SB), RODATA|NOPTR, $16
 
-// func ghashPCLMUL(y *[16]byte, key *[24]uint64, p []byte)
+// func ghashPCLMUL(y *[16]byte, key *[96]uint64, p []byte)
 // Requires: PCLMULQDQ, SSE2, SSSE3
 TEXT ·ghashPCLMUL(SB), NOSPLIT, $0-40
 	// ghashPCLMUL absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.
 	// Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient
 	// of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.
-	// Key layout (192 bytes):
-	//   +  0  H^1..H^8, 16 bytes each (low 64 bits first)
-	//   +128  lo^hi of H^1..H^8, 8 bytes each
+	// Loops: 128-bit groups of 8 blocks (the first from 8 blocks up); then single blocks.
+	// Key layout (768 bytes):
+	//   +  0  H^32..H^1, 16 bytes each (low 64 bits first)
+	//   +512  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
 	MOVQ p_len+24(FP), CX
 
@@ -35,16 +36,16 @@ TEXT ·ghashPCLMUL(SB), NOSPLIT, $0-40
 	MOVOU  (DI), X0
 	PSHUFB X1, X0
 
-	// Groups of 8 blocks, with one reduction each; the key's powers are set.
-	CMPQ CX, $0x08
-	JB   rest
+	// Groups of 8 blocks at 128 bits, with one reduction each; the key's powers are set.
+	CMPQ CX, $0x00000008
+	JB   after128
 
-loop:
+loop128:
 	// Block 1 times H^7.
 	MOVOU     16(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     96(SI), X7
-	MOVQ      176(SI), X8
+	MOVOU     400(SI), X7
+	MOVQ      720(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	MOVO      X9, X5
@@ -57,8 +58,8 @@ loop:
 	// Block 2 times H^6.
 	MOVOU     32(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     80(SI), X7
-	MOVQ      168(SI), X8
+	MOVOU     416(SI), X7
+	MOVQ      736(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -72,8 +73,8 @@ loop:
 	// Block 3 times H^5.
 	MOVOU     48(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     64(SI), X7
-	MOVQ      160(SI), X8
+	MOVOU     432(SI), X7
+	MOVQ      752(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -87,8 +88,8 @@ loop:
 	// Block 4 times H^4.
 	MOVOU     64(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     48(SI), X7
-	MOVQ      152(SI), X8
+	MOVOU     448(SI), X7
+	MOVQ      712(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -102,8 +103,8 @@ loop:
 	// Block 5 times H^3.
 	MOVOU     80(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     32(SI), X7
-	MOVQ      144(SI), X8
+	MOVOU     464(SI), X7
+	MOVQ      728(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -117,8 +118,8 @@ loop:
 	// Block 6 times H^2.
 	MOVOU     96(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     16(SI), X7
-	MOVQ      136(SI), X8
+	MOVOU     480(SI), X7
+	MOVQ      744(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -132,8 +133,8 @@ loop:
 	// Block 7 times H^1.
 	MOVOU     112(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     (SI), X7
-	MOVQ      128(SI), X8
+	MOVOU     496(SI), X7
+	MOVQ      760(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -148,8 +149,8 @@ loop:
 	MOVOU     (DX), X6
 	PSHUFB    X1, X6
 	PXOR      X0, X6
-	MOVOU     112(SI), X7
-	MOVQ      184(SI), X8
+	MOVOU     384(SI), X7
+	MOVQ      704(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -160,49 +161,45 @@ loop:
 	PCLMULQDQ $0x11, X7, X6
 	PXOR      X6, X4
 
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
 	MOVO      X3, X9
 	PCLMULQDQ $0x00, X2, X9
 	PXOR      X3, X5
 	PXOR      X4, X5
 	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
-
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
 	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
+	PSHUFD    $0x4e, X5, X5
 	MOVO      X4, X0
+	PXOR      X5, X0
 	PXOR      X9, X0
 	ADDQ      $0x00000080, DX
-	SUBQ      $0x08, CX
-	CMPQ      CX, $0x08
-	JAE       loop
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JAE       loop128
 
-rest:
+after128:
 	// The rest: one group of m = n blocks (fewer than 8), block i times
 	// H^(m-i), y added to the first.
 	TESTQ CX, CX
 	JZ    store
 	MOVQ  CX, BX
 
-	// kpow = &H^m, ksum = &(lo^hi of H^m)
+	// kpow = &H^m = key + 512 - 16m; the sums are made here.
 	MOVQ BX, R8
 	SHLQ $0x04, R8
-	LEAQ -16(SI)(R8*1), R8
-	LEAQ 120(SI)(BX*8), R9
+	NEGQ R8
+	LEAQ 512(SI)(R8*1), R8
 
 	// The group's first block, with y added, sets the sums.
 	MOVOU     (DX), X6
 	PSHUFB    X1, X6
 	PXOR      X0, X6
 	MOVOU     (R8), X7
-	MOVQ      (R9), X8
+	PSHUFD    $0x4e, X7, X8
+	PXOR      X7, X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	MOVO      X9, X5
@@ -212,8 +209,7 @@ rest:
 	MOVO      X6, X4
 	PCLMULQDQ $0x11, X7, X4
 	ADDQ      $0x10, DX
-	SUBQ      $0x10, R8
-	SUBQ      $0x08, R9
+	ADDQ      $0x10, R8
 	DECQ      BX
 	JZ        reduce
 
@@ -221,7 +217,8 @@ group:
 	MOVOU     (DX), X6
 	PSHUFB    X1, X6
 	MOVOU     (R8), X7
-	MOVQ      (R9), X8
+	PSHUFD    $0x4e, X7, X8
+	PXOR      X7, X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -232,30 +229,24 @@ group:
 	PCLMULQDQ $0x11, X7, X6
 	PXOR      X6, X4
 	ADDQ      $0x10, DX
-	SUBQ      $0x10, R8
-	SUBQ      $0x08, R9
+	ADDQ      $0x10, R8
 	DECQ      BX
 	JNZ       group
 
 reduce:
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
 	MOVO      X3, X9
 	PCLMULQDQ $0x00, X2, X9
 	PXOR      X3, X5
 	PXOR      X4, X5
 	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
-
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
 	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
+	PSHUFD    $0x4e, X5, X5
 	MOVO      X4, X0
+	PXOR      X5, X0
 	PXOR      X9, X0
 
 store:
@@ -265,15 +256,16 @@ store:
 done:
 	RET
 
-// func ghashPCLMULAVX(y *[16]byte, key *[24]uint64, p []byte)
+// func ghashPCLMULAVX(y *[16]byte, key *[96]uint64, p []byte)
 // Requires: AVX, PCLMULQDQ
 TEXT ·ghashPCLMULAVX(SB), NOSPLIT, $0-40
 	// ghashPCLMULAVX absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.
 	// Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient
 	// of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.
-	// Key layout (192 bytes):
-	//   +  0  H^1..H^8, 16 bytes each (low 64 bits first)
-	//   +128  lo^hi of H^1..H^8, 8 bytes each
+	// Loops: 128-bit groups of 8 blocks (the first from 8 blocks up); then single blocks.
+	// Key layout (768 bytes):
+	//   +  0  H^32..H^1, 16 bytes each (low 64 bits first)
+	//   +512  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
 	MOVQ p_len+24(FP), CX
 
@@ -288,169 +280,148 @@ TEXT ·ghashPCLMULAVX(SB), NOSPLIT, $0-40
 	VMOVDQU (DI), X0
 	VPSHUFB X1, X0, X0
 
-	// Groups of 8 blocks, with one reduction each; the key's powers are set.
-	CMPQ CX, $0x08
-	JB   rest
+	// Groups of 8 blocks at 128 bits, with one reduction each; the key's powers are set.
+	CMPQ CX, $0x00000008
+	JB   after128
 
-loop:
+loop128:
 	// Block 1 times H^7.
 	VMOVDQU    16(DX), X6
 	VPSHUFB    X1, X6, X6
-	VMOVDQU    96(SI), X7
-	VMOVQ      176(SI), X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, X8, X9, X5
-	VPCLMULQDQ $0x00, X7, X6, X3
-	VPCLMULQDQ $0x11, X7, X6, X4
+	VPCLMULQDQ $0x00, 720(SI), X9, X5
+	VPCLMULQDQ $0x00, 400(SI), X6, X3
+	VPCLMULQDQ $0x11, 400(SI), X6, X4
 
 	// Block 2 times H^6.
 	VMOVDQU    32(DX), X6
 	VPSHUFB    X1, X6, X6
-	VMOVDQU    80(SI), X7
-	VMOVQ      168(SI), X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, X8, X9, X9
+	VPCLMULQDQ $0x00, 736(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, X7, X6, X9
+	VPCLMULQDQ $0x00, 416(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, X7, X6, X6
+	VPCLMULQDQ $0x11, 416(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 3 times H^5.
 	VMOVDQU    48(DX), X6
 	VPSHUFB    X1, X6, X6
-	VMOVDQU    64(SI), X7
-	VMOVQ      160(SI), X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, X8, X9, X9
+	VPCLMULQDQ $0x00, 752(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, X7, X6, X9
+	VPCLMULQDQ $0x00, 432(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, X7, X6, X6
+	VPCLMULQDQ $0x11, 432(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 4 times H^4.
 	VMOVDQU    64(DX), X6
 	VPSHUFB    X1, X6, X6
-	VMOVDQU    48(SI), X7
-	VMOVQ      152(SI), X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, X8, X9, X9
+	VPCLMULQDQ $0x10, 704(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, X7, X6, X9
+	VPCLMULQDQ $0x00, 448(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, X7, X6, X6
+	VPCLMULQDQ $0x11, 448(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 5 times H^3.
 	VMOVDQU    80(DX), X6
 	VPSHUFB    X1, X6, X6
-	VMOVDQU    32(SI), X7
-	VMOVQ      144(SI), X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, X8, X9, X9
+	VPCLMULQDQ $0x10, 720(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, X7, X6, X9
+	VPCLMULQDQ $0x00, 464(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, X7, X6, X6
+	VPCLMULQDQ $0x11, 464(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 6 times H^2.
 	VMOVDQU    96(DX), X6
 	VPSHUFB    X1, X6, X6
-	VMOVDQU    16(SI), X7
-	VMOVQ      136(SI), X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, X8, X9, X9
+	VPCLMULQDQ $0x10, 736(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, X7, X6, X9
+	VPCLMULQDQ $0x00, 480(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, X7, X6, X6
+	VPCLMULQDQ $0x11, 480(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 7 times H^1.
 	VMOVDQU    112(DX), X6
 	VPSHUFB    X1, X6, X6
-	VMOVDQU    (SI), X7
-	VMOVQ      128(SI), X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, X8, X9, X9
+	VPCLMULQDQ $0x10, 752(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, X7, X6, X9
+	VPCLMULQDQ $0x00, 496(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, X7, X6, X6
+	VPCLMULQDQ $0x11, 496(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 0 times H^8.
 	VMOVDQU    (DX), X6
 	VPSHUFB    X1, X6, X6
 	VPXOR      X0, X6, X6
-	VMOVDQU    112(SI), X7
-	VMOVQ      184(SI), X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, X8, X9, X9
+	VPCLMULQDQ $0x00, 704(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, X7, X6, X9
+	VPCLMULQDQ $0x00, 384(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, X7, X6, X6
+	VPCLMULQDQ $0x11, 384(SI), X6, X6
 	VPXOR      X6, X4, X4
 
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
 	VPCLMULQDQ $0x00, X2, X3, X9
 	VPXOR      X3, X5, X5
 	VPXOR      X4, X5, X5
 	VPSHUFD    $0x4e, X3, X3
-	VPXOR      X9, X3, X3
-	VMOVQ      X5, X9
-	VPXOR      X9, X3, X3
-	VPSRLDQ    $0x08, X5, X5
-	VPXOR      X5, X4, X4
-
-	// Step 2, and the sum with H.
-	VPCLMULQDQ $0x00, X2, X3, X9
-	VPSHUFD    $0x4e, X3, X3
-	VPXOR      X3, X4, X4
-	VPXOR      X9, X4, X0
+	VPXOR      X3, X5, X5
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X2, X5, X9
+	VPSHUFD    $0x4e, X5, X5
+	VPXOR      X5, X4, X0
+	VPXOR      X9, X0, X0
 	ADDQ       $0x00000080, DX
-	SUBQ       $0x08, CX
-	CMPQ       CX, $0x08
-	JAE        loop
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JAE        loop128
 
-rest:
+after128:
 	// The rest: one group of m = n blocks (fewer than 8), block i times
 	// H^(m-i), y added to the first.
 	TESTQ CX, CX
 	JZ    store
 	MOVQ  CX, BX
 
-	// kpow = &H^m, ksum = &(lo^hi of H^m)
+	// kpow = &H^m = key + 512 - 16m; the sums are made here.
 	MOVQ BX, R8
 	SHLQ $0x04, R8
-	LEAQ -16(SI)(R8*1), R8
-	LEAQ 120(SI)(BX*8), R9
+	NEGQ R8
+	LEAQ 512(SI)(R8*1), R8
 
 	// The group's first block, with y added, sets the sums.
 	VMOVDQU    (DX), X6
 	VPSHUFB    X1, X6, X6
 	VPXOR      X0, X6, X6
 	VMOVDQU    (R8), X7
-	VMOVQ      (R9), X8
+	VPSHUFD    $0x4e, X7, X8
+	VPXOR      X7, X8, X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
 	VPCLMULQDQ $0x00, X8, X9, X5
 	VPCLMULQDQ $0x00, X7, X6, X3
 	VPCLMULQDQ $0x11, X7, X6, X4
 	ADDQ       $0x10, DX
-	SUBQ       $0x10, R8
-	SUBQ       $0x08, R9
+	ADDQ       $0x10, R8
 	DECQ       BX
 	JZ         reduce
 
@@ -458,7 +429,8 @@ group:
 	VMOVDQU    (DX), X6
 	VPSHUFB    X1, X6, X6
 	VMOVDQU    (R8), X7
-	VMOVQ      (R9), X8
+	VPSHUFD    $0x4e, X7, X8
+	VPXOR      X7, X8, X8
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
 	VPCLMULQDQ $0x00, X8, X9, X9
@@ -468,28 +440,22 @@ group:
 	VPCLMULQDQ $0x11, X7, X6, X6
 	VPXOR      X6, X4, X4
 	ADDQ       $0x10, DX
-	SUBQ       $0x10, R8
-	SUBQ       $0x08, R9
+	ADDQ       $0x10, R8
 	DECQ       BX
 	JNZ        group
 
 reduce:
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
 	VPCLMULQDQ $0x00, X2, X3, X9
 	VPXOR      X3, X5, X5
 	VPXOR      X4, X5, X5
 	VPSHUFD    $0x4e, X3, X3
-	VPXOR      X9, X3, X3
-	VMOVQ      X5, X9
-	VPXOR      X9, X3, X3
-	VPSRLDQ    $0x08, X5, X5
-	VPXOR      X5, X4, X4
-
-	// Step 2, and the sum with H.
-	VPCLMULQDQ $0x00, X2, X3, X9
-	VPSHUFD    $0x4e, X3, X3
-	VPXOR      X3, X4, X4
-	VPXOR      X9, X4, X0
+	VPXOR      X3, X5, X5
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X2, X5, X9
+	VPSHUFD    $0x4e, X5, X5
+	VPXOR      X5, X4, X0
+	VPXOR      X9, X0, X0
 
 store:
 	VPSHUFB X1, X0, X0
@@ -498,282 +464,119 @@ store:
 done:
 	RET
 
-// func ghashPowers(key *[24]uint64)
+// func ghashPowers(key *[96]uint64, n int)
 // Requires: PCLMULQDQ, SSE2
-TEXT ·ghashPowers(SB), NOSPLIT, $0-8
+TEXT ·ghashPowers(SB), NOSPLIT, $0-16
+	// ghashPowers sets H^2..H^n and the sums of H^1..H^n, n <= 32, from H^1.
+	// Each power is the product of two made before it, as shallow as possible:
+	// H^i = H^ceil(i/2) · H^floor(i/2).
 	MOVQ  key+0(FP), DI
+	MOVQ  n+8(FP), CX
 	MOVOU ghashPoly<>+0(SB), X2
-	MOVOU (DI), X11
 
-	// H^2 = H^1 · H^1
-	PSHUFD    $0x4e, X11, X8
-	PXOR      X11, X8
-	MOVO      X11, X6
+	// The sum of H^1.
+	MOVL   $0x00000001, AX
+	MOVOU  496(DI), X6
+	PSHUFD $0x4e, X6, X9
+	PXOR   X6, X9
+	MOVL   $0x00000020, R9
+	SUBQ   AX, R9
+	MOVQ   R9, BX
+	ANDQ   $0x03, BX
+	SHLQ   $0x04, BX
+	MOVQ   R9, R8
+	SHRQ   $0x03, R8
+	SHLQ   $0x06, R8
+	ADDQ   R8, BX
+	SHRQ   $0x02, R9
+	ANDQ   $0x01, R9
+	LEAQ   (BX)(R9*8), R9
+	MOVQ   X9, 512(DI)(R9*1)
+
+power:
+	INCQ AX
+	CMPQ AX, CX
+	JA   done
+
+	// H^i = H^a · H^b, a = (i+1)/2 and b = i/2.
+	LEAQ      1(AX), BX
+	SHRQ      $0x01, BX
+	SHLQ      $0x04, BX
+	NEGQ      BX
+	MOVQ      AX, R8
+	SHRQ      $0x01, R8
+	SHLQ      $0x04, R8
+	NEGQ      R8
+	MOVOU     512(DI)(BX*1), X6
+	MOVOU     512(DI)(R8*1), X7
+	PSHUFD    $0x4e, X7, X8
+	PXOR      X7, X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	MOVO      X9, X5
 	PCLMULQDQ $0x00, X8, X5
 	MOVO      X6, X3
-	PCLMULQDQ $0x00, X11, X3
+	PCLMULQDQ $0x00, X7, X3
 	MOVO      X6, X4
-	PCLMULQDQ $0x11, X11, X4
+	PCLMULQDQ $0x11, X7, X4
 
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
 	MOVO      X3, X9
 	PCLMULQDQ $0x00, X2, X9
 	PXOR      X3, X5
 	PXOR      X4, X5
 	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
-
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
-	MOVO      X4, X12
-	PXOR      X9, X12
-	MOVOU     X12, 16(DI)
-
-	// H^3 = H^1 · H^2
-	PSHUFD    $0x4e, X12, X8
-	PXOR      X12, X8
-	MOVO      X11, X6
-	PSHUFD    $0x4e, X6, X9
-	PXOR      X6, X9
-	MOVO      X9, X5
-	PCLMULQDQ $0x00, X8, X5
-	MOVO      X6, X3
-	PCLMULQDQ $0x00, X12, X3
-	MOVO      X6, X4
-	PCLMULQDQ $0x11, X12, X4
-
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
 	PXOR      X3, X5
-	PXOR      X4, X5
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
-
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
+	PXOR      X9, X5
+	MOVO      X5, X9
 	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
-	MOVO      X4, X13
-	PXOR      X9, X13
-	MOVOU     X13, 32(DI)
-
-	// H^4 = H^2 · H^2
-	PSHUFD    $0x4e, X12, X8
-	PXOR      X12, X8
-	MOVO      X12, X6
-	PSHUFD    $0x4e, X6, X9
-	PXOR      X6, X9
-	MOVO      X9, X5
-	PCLMULQDQ $0x00, X8, X5
-	MOVO      X6, X3
-	PCLMULQDQ $0x00, X12, X3
-	MOVO      X6, X4
-	PCLMULQDQ $0x11, X12, X4
-
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PXOR      X3, X5
-	PXOR      X4, X5
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
-
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
-	MOVO      X4, X14
-	PXOR      X9, X14
-	MOVOU     X14, 48(DI)
-
-	// H^5 = H^4 · H^1
-	PSHUFD    $0x4e, X11, X8
-	PXOR      X11, X8
-	MOVO      X14, X6
-	PSHUFD    $0x4e, X6, X9
-	PXOR      X6, X9
-	MOVO      X9, X5
-	PCLMULQDQ $0x00, X8, X5
-	MOVO      X6, X3
-	PCLMULQDQ $0x00, X11, X3
-	MOVO      X6, X4
-	PCLMULQDQ $0x11, X11, X4
-
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PXOR      X3, X5
-	PXOR      X4, X5
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
-
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
+	PSHUFD    $0x4e, X5, X5
 	MOVO      X4, X0
+	PXOR      X5, X0
 	PXOR      X9, X0
-	MOVOU     X0, 64(DI)
+	MOVQ      AX, R9
+	SHLQ      $0x04, R9
+	NEGQ      R9
+	MOVOU     X0, 512(DI)(R9*1)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVL      $0x00000020, R9
+	SUBQ      AX, R9
+	MOVQ      R9, BX
+	ANDQ      $0x03, BX
+	SHLQ      $0x04, BX
+	MOVQ      R9, R8
+	SHRQ      $0x03, R8
+	SHLQ      $0x06, R8
+	ADDQ      R8, BX
+	SHRQ      $0x02, R9
+	ANDQ      $0x01, R9
+	LEAQ      (BX)(R9*8), R9
+	MOVQ      X9, 512(DI)(R9*1)
+	JMP       power
 
-	// H^6 = H^4 · H^2
-	PSHUFD    $0x4e, X12, X8
-	PXOR      X12, X8
-	MOVO      X14, X6
-	PSHUFD    $0x4e, X6, X9
-	PXOR      X6, X9
-	MOVO      X9, X5
-	PCLMULQDQ $0x00, X8, X5
-	MOVO      X6, X3
-	PCLMULQDQ $0x00, X12, X3
-	MOVO      X6, X4
-	PCLMULQDQ $0x11, X12, X4
+done:
+	RET
 
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PXOR      X3, X5
-	PXOR      X4, X5
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
+// func clmulLoop128(n int)
+// Requires: AVX, PCLMULQDQ
+TEXT ·clmulLoop128(SB), NOSPLIT, $0-8
+	// clmulLoop128 runs n iterations of 8 independent carry-less multiplies.
+	MOVQ  n+0(FP), CX
+	TESTQ CX, CX
+	JZ    done
 
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
-	MOVO      X4, X0
-	PXOR      X9, X0
-	MOVOU     X0, 80(DI)
+loop:
+	VPCLMULQDQ $0x01, X15, X0, X0
+	VPCLMULQDQ $0x01, X15, X1, X1
+	VPCLMULQDQ $0x01, X15, X2, X2
+	VPCLMULQDQ $0x01, X15, X3, X3
+	VPCLMULQDQ $0x01, X15, X4, X4
+	VPCLMULQDQ $0x01, X15, X5, X5
+	VPCLMULQDQ $0x01, X15, X6, X6
+	VPCLMULQDQ $0x01, X15, X7, X7
+	DECQ       CX
+	JNZ        loop
 
-	// H^7 = H^4 · H^3
-	PSHUFD    $0x4e, X13, X8
-	PXOR      X13, X8
-	MOVO      X14, X6
-	PSHUFD    $0x4e, X6, X9
-	PXOR      X6, X9
-	MOVO      X9, X5
-	PCLMULQDQ $0x00, X8, X5
-	MOVO      X6, X3
-	PCLMULQDQ $0x00, X13, X3
-	MOVO      X6, X4
-	PCLMULQDQ $0x11, X13, X4
-
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PXOR      X3, X5
-	PXOR      X4, X5
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
-
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
-	MOVO      X4, X0
-	PXOR      X9, X0
-	MOVOU     X0, 96(DI)
-
-	// H^8 = H^4 · H^4
-	PSHUFD    $0x4e, X14, X8
-	PXOR      X14, X8
-	MOVO      X14, X6
-	PSHUFD    $0x4e, X6, X9
-	PXOR      X6, X9
-	MOVO      X9, X5
-	PCLMULQDQ $0x00, X8, X5
-	MOVO      X6, X3
-	PCLMULQDQ $0x00, X14, X3
-	MOVO      X6, X4
-	PCLMULQDQ $0x11, X14, X4
-
-	// Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PXOR      X3, X5
-	PXOR      X4, X5
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X9, X3
-	MOVQ      X5, X9
-	PXOR      X9, X3
-	PSRLO     $0x08, X5
-	PXOR      X5, X4
-
-	// Step 2, and the sum with H.
-	MOVO      X3, X9
-	PCLMULQDQ $0x00, X2, X9
-	PSHUFD    $0x4e, X3, X3
-	PXOR      X3, X4
-	MOVO      X4, X0
-	PXOR      X9, X0
-	MOVOU     X0, 112(DI)
-
-	// The Karatsuba sums lo^hi of H^1..H^8.
-	MOVOU  (DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVQ   X9, 128(DI)
-	MOVOU  16(DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVQ   X9, 136(DI)
-	MOVOU  32(DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVQ   X9, 144(DI)
-	MOVOU  48(DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVQ   X9, 152(DI)
-	MOVOU  64(DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVQ   X9, 160(DI)
-	MOVOU  80(DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVQ   X9, 168(DI)
-	MOVOU  96(DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVQ   X9, 176(DI)
-	MOVOU  112(DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVQ   X9, 184(DI)
+done:
 	RET

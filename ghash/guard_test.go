@@ -12,15 +12,21 @@ import (
 )
 
 // TestGuardPage feeds every kernel inputs that end exactly at an unmapped
-// page, and inputs that start exactly after one, for every length 0..300,
-// through Hash.Write, the raw update, Key.SumGCM and SumGCM. A kernel that reads past
+// page, and inputs that start exactly after one, for every length 0..1100
+// (0..300 with -short: past two groups of the widest loop of any kernel,
+// and its tails), through Hash.Write, the raw update, Key.SumGCM and
+// SumGCM. A kernel that reads past
 // either end of its input crashes the test; the results are checked too.
 func TestGuardPage(t *testing.T) {
 	mem := guardpage.Page(t)
 	page := len(mem)
+	maxLen := 1100
+	if testing.Short() {
+		maxLen = 300
+	}
 	forEachKernel(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(20, 21))
-		for n := 0; n <= 300; n++ {
+		for n := 0; n <= maxLen; n++ {
 			h, y0 := randKey(r), randKey(r)
 			d := randBytes(r, n)
 			wantRaw := refUpdate(t, h, y0, d)

@@ -54,12 +54,14 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the implementation chosen at init for this
-// CPU: "pmull" or "neon" on arm64 and 32-bit arm; "pclmul" (VEX encodings,
-// on CPUs with AVX) or "pclmul-sse" (the same code in SSE encodings, for
-// CPUs without AVX) on amd64; or "generic". The choice follows
-// golang.org/x/sys/cpu, so GODEBUG=cpu.pmull=off forces "neon" on arm64,
-// and on amd64 GODEBUG=cpu.avx=off forces "pclmul-sse" and
-// GODEBUG=cpu.pclmulqdq=off "generic".
+// CPU: "pmull" or "neon" on arm64 and 32-bit arm; on amd64 "vpclmul256"
+// (VPCLMULQDQ on YMM registers, on CPUs with AVX2 and VPCLMULQDQ), "pclmul"
+// (PCLMULQDQ in VEX encodings, on CPUs with AVX) or "pclmul-sse" (the same
+// code in SSE encodings, for CPUs without AVX); or "generic". The choice
+// follows golang.org/x/sys/cpu, so GODEBUG=cpu.pmull=off forces "neon" on
+// arm64, and on amd64 GODEBUG=cpu.vpclmulqdq=off forces "pclmul",
+// GODEBUG=cpu.avx=off "pclmul-sse" and GODEBUG=cpu.pclmulqdq=off
+// "generic".
 func Kernel() string { return active.name }
 
 // expandedKey holds what the kernels precompute from H. Each kernel fills
@@ -76,6 +78,7 @@ const (
 	kernelGeneric kernelID = iota
 	kernelPCLMUL
 	kernelPCLMULSSE
+	kernelVPCLMUL256
 	kernelPMULL
 	kernelNEON
 )

@@ -3,11 +3,18 @@
 package ghash
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/asmtext"
+	"github.com/simdhash/simdhash/internal/cycles"
+	"github.com/simdhash/simdhash/sha1"
+	"golang.org/x/sys/cpu"
 )
 
 // amd64Kernels returns the registry's amd64 kernels (all but generic).
@@ -24,7 +31,8 @@ func amd64Kernels(t testing.TB) []*kernel {
 
 // TestPCLMULPowers checks the key layout ghashPowers writes: H^i as the
 // twisted powers that expandPCLMUL makes of H^i itself, and the Karatsuba
-// sums.
+// sums, for every power of the table; and that it writes no power above
+// the n it is given.
 func TestPCLMULPowers(t *testing.T) {
 	usable := false
 	for _, k := range amd64Kernels(t) {
@@ -38,25 +46,36 @@ func TestPCLMULPowers(t *testing.T) {
 		var h [16]byte
 		copy(h[:], randBytes(rng, 16))
 		var k expandedKey
-		expandPCLMUL(&k, &h, pclmulMaxBlocks)
+		expandPCLMUL(&k, &h, tableBlocks)
 
 		// The generic kernel with y = 0 and one block X gives X·H.
 		var gk expandedKey
 		expandGeneric(&gk, &h)
 		pow := h // H^1
-		for i := 1; i <= pclmulMaxBlocks; i++ {
+		w1 := powerWord(1)
+		for i := 1; i <= tableBlocks; i++ {
 			var want expandedKey
 			expandPCLMUL(&want, &pow, 1)
-			lo, hi := k.asm[2*(i-1)], k.asm[2*(i-1)+1]
-			if lo != want.asm[0] || hi != want.asm[1] {
-				t.Fatalf("H^%d = %016x%016x, want %016x%016x", i, hi, lo, want.asm[1], want.asm[0])
+			lo, hi := k.asm[powerWord(i)], k.asm[powerWord(i)+1]
+			if lo != want.asm[w1] || hi != want.asm[w1+1] {
+				t.Fatalf("H^%d = %016x%016x, want %016x%016x", i, hi, lo, want.asm[w1+1], want.asm[w1])
 			}
-			if s := k.asm[sumsWord+i-1]; s != lo^hi {
+			if s := k.asm[sumWord(i)]; s != lo^hi {
 				t.Fatalf("Karatsuba sum of H^%d = %016x, want %016x", i, s, lo^hi)
 			}
 			next := [16]byte{}
 			updateGeneric(&next, &gk, pow[:])
 			pow = next
+		}
+		for _, n := range []int{1, 2, pclmulMaxBlocks, 16, tableBlocks - 1} {
+			var part expandedKey
+			expandPCLMUL(&part, &h, n)
+			for i := 1; i <= tableBlocks; i++ {
+				set := part.asm[powerWord(i)] != 0 || part.asm[powerWord(i)+1] != 0 || part.asm[sumWord(i)] != 0
+				if set != (i <= n) {
+					t.Fatalf("expandPCLMUL(key, %d): H^%d set = %v", n, i, set)
+				}
+			}
 		}
 	}
 }
@@ -65,11 +84,15 @@ func TestPCLMULPowers(t *testing.T) {
 // this package's key layout: their signatures name the key's size, which
 // gen/ghash_pclmul computes from the same layout as the constants here.
 func TestPCLMULKeySize(t *testing.T) {
-	src, err := os.ReadFile("ghash_amd64.s")
-	if err != nil {
-		t.Fatal(err)
+	var src []byte
+	for _, f := range []string{"ghash_amd64.s", "ghash_vpclmul256_amd64.s", "ghash_vpclmul512_amd64.s"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(src, b...)
 	}
-	for _, fn := range []string{"ghashPCLMUL(", "ghashPCLMULAVX(", "ghashPowers("} {
+	for _, fn := range []string{"ghashPCLMUL(", "ghashPCLMULAVX(", "ghashVPCLMUL256(", "ghashVPCLMUL512(", "ghashPowers("} {
 		want := fmt.Sprintf("key *[%d]uint64", asmKeyWords)
 		found := false
 		for line := range strings.Lines(string(src)) {
@@ -82,6 +105,178 @@ func TestPCLMULKeySize(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("ghash_amd64.s has no %s...)", fn)
+		}
+	}
+}
+
+// updateSizes are BenchmarkUpdate's input lengths: OpenSSL's sizes, and
+// more around the group sizes of the loops (128, 256 and 512 bytes).
+var updateSizes = []int{16, 32, 64, 128, 192, 240, 256, 320, 384, 496, 512, 1024, 2048, 8192}
+
+// clmulChains is how many carry-less multiplies one iteration of a
+// clmulLoop function issues (gen/ghash_pclmul's calibrationChains).
+const clmulChains = 8
+
+// BenchmarkCLMUL measures the core's carry-less-multiply throughput at 128
+// and 256 bits: run it in the same `go test -bench` as BenchmarkUpdate to
+// say what fraction of it a kernel's loop reaches. It reports the time per
+// instruction ("ns/clmul"); a 256-bit one makes two 64x64 products.
+func BenchmarkCLMUL(b *testing.B) {
+	const iters = 1000
+	for _, c := range []struct {
+		name string
+		ok   bool
+		loop func(int)
+	}{
+		{"128", kernels[kernelIndex(b, kernelPCLMUL)].available, clmulLoop128},
+		{"256", kernels[kernelIndex(b, kernelVPCLMUL256)].available, clmulLoop256},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			if !c.ok {
+				b.Skipf("no %s-bit carry-less multiply on this CPU", c.name)
+			}
+			cpu := cycles.StartCPU(b)
+			for b.Loop() {
+				c.loop(iters)
+			}
+			if ns := cpu.Stop(); ns > 0 {
+				b.ReportMetric(ns/(iters*clmulChains), "cpu-ns/clmul")
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(iters*clmulChains), "ns/clmul")
+		})
+	}
+}
+
+// kernelIndex returns the index in kernels of the kernel with id.
+func kernelIndex(t testing.TB, id kernelID) int {
+	for i := range kernels {
+		if kernels[i].id == id {
+			return i
+		}
+	}
+	t.Fatalf("no kernel with id %d", id)
+	return 0
+}
+
+// BenchmarkUpdate measures a kernel's update alone on a key made
+// beforehand (NewKey): what `openssl speed ghash` measures, a GMAC update
+// on a key set once, without BenchmarkKeySumGCM's length block; at more
+// sizes, for scripts/ghash-kernels-speed.sh's comparisons of the kernels.
+func BenchmarkUpdate(b *testing.B) {
+	data := bytes.Repeat([]byte{0x5a}, 8192)
+	for _, k := range amd64Kernels(b) {
+		b.Run(k.name, func(b *testing.B) {
+			if !k.available {
+				b.Skipf("kernel %q not available", k.name)
+			}
+			key := newKey(k, &benchKey)
+			for _, n := range updateSizes {
+				b.Run(strconv.Itoa(n), func(b *testing.B) {
+					b.SetBytes(int64(n))
+					var y [16]byte
+					cpu := cycles.StartCPU(b)
+					for b.Loop() {
+						updateWith(k, &y, &key.ek, data[:n])
+					}
+					cpu.Stop()
+					benchSink = y
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkSHA1After measures whether a kernel slows the code that runs
+// after it, as wide vector units can (a lower clock while they are
+// powered, on some cores): each iteration absorbs 8 KiB with the kernel
+// and then hashes 1 KiB with sha1.Sum. For each kernel, "ghash" times the
+// kernel alone and "ghash+sha1" the pair; "sha1" times sha1.Sum alone. The
+// pair's time less the kernel's, over sha1's alone, is the slowdown of the
+// code after the kernel; compare it between the wide kernels and pclmul in
+// one run.
+func BenchmarkSHA1After(b *testing.B) {
+	data := bytes.Repeat([]byte{0x5a}, 8192)
+	msg := bytes.Repeat([]byte{0xa5}, 1024)
+	var digest [sha1.Size]byte
+	b.Run("sha1", func(b *testing.B) {
+		cpu := cycles.StartCPU(b)
+		for b.Loop() {
+			digest = sha1.Sum(msg)
+		}
+		cpu.Stop()
+	})
+	for _, k := range amd64Kernels(b) {
+		b.Run(k.name, func(b *testing.B) {
+			if !k.available {
+				b.Skipf("kernel %q not available", k.name)
+			}
+			key := newKey(k, &benchKey)
+			var y [16]byte
+			b.Run("ghash", func(b *testing.B) {
+				cpu := cycles.StartCPU(b)
+				for b.Loop() {
+					updateWith(k, &y, &key.ek, data)
+				}
+				cpu.Stop()
+			})
+			b.Run("ghash+sha1", func(b *testing.B) {
+				cpu := cycles.StartCPU(b)
+				for b.Loop() {
+					updateWith(k, &y, &key.ek, data)
+					digest = sha1.Sum(msg)
+				}
+				cpu.Stop()
+			})
+			benchSink = y
+		})
+	}
+	benchSink[0] ^= digest[0]
+}
+
+// TestRequires reads the "Requires:" line of every amd64 function and
+// checks it against the dispatch: each extension a kernel's functions use
+// (its update and ghashPowers) must be one whose flag the kernel's
+// availability tests, and must be set whenever the kernel is available.
+// Run under the GODEBUG settings of scripts/ci/test-emulated.sh, it
+// checks that each setting that hides an extension also hides the
+// kernels that use it.
+func TestRequires(t *testing.T) {
+	flags := map[string]bool{
+		"SSE2": cpu.X86.HasSSE2, "SSSE3": cpu.X86.HasSSSE3, "AVX": cpu.X86.HasAVX, "AVX2": cpu.X86.HasAVX2,
+		"PCLMULQDQ": cpu.X86.HasPCLMULQDQ, "VPCLMULQDQ": hasVPCLMULQDQ,
+	}
+	uses := map[kernelID][]string{
+		kernelVPCLMUL256: {"ghashVPCLMUL256", "ghashPowers"},
+		kernelPCLMUL:     {"ghashPCLMULAVX", "ghashPowers"},
+		kernelPCLMULSSE:  {"ghashPCLMUL", "ghashPowers"},
+	}
+	var src string
+	for _, f := range []string{"ghash_amd64.s", "ghash_vpclmul256_amd64.s", "ghash_vpclmul512_amd64.s"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src += string(b)
+	}
+	for _, k := range amd64Kernels(t) {
+		fns, ok := uses[k.id]
+		if !ok {
+			t.Fatalf("kernel %q: TestRequires does not know its functions", k.name)
+		}
+		for _, fn := range fns {
+			req, ok := asmtext.Requires(src, fn)
+			if !ok {
+				t.Fatalf("%s: no Requires line before its TEXT", fn)
+			}
+			for _, ext := range strings.Split(req, ", ") {
+				set, known := flags[ext]
+				switch {
+				case !known:
+					t.Errorf("kernel %q: %s requires %s, which no dispatch flag here tests", k.name, fn, ext)
+				case k.available && !set:
+					t.Errorf("kernel %q is available, but %s requires %s, which is off", k.name, fn, ext)
+				}
+			}
 		}
 	}
 }

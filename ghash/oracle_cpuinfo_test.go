@@ -29,6 +29,8 @@ func dispatchOracle(t *testing.T) (string, string) {
 	off := godebugOff()
 	delete(off, "sse2")
 	switch {
+	case has(f, off, "vpclmulqdq") && has(f, off, "avx2") && has(f, off, "avx") && has(f, off, "pclmulqdq"):
+		return "vpclmul256", "/proc/cpuinfo (vpclmulqdq, avx2, avx, pclmulqdq)"
 	case has(f, off, "pclmulqdq") && has(f, off, "avx"):
 		return "pclmul", "/proc/cpuinfo (pclmulqdq, avx)"
 	case has(f, off, "pclmulqdq") && has(f, off, "ssse3"):

@@ -11,7 +11,9 @@ import (
 
 // This file describes GHASH (NIST SP 800-38D, section 6.4) with the 64x64
 // carry-less multiply PCLMULQDQ, once, for the isa implementations of
-// isa.go.
+// isa.go and for vectors of one, two or four 128-bit lanes (VPCLMULQDQ
+// multiplies in each lane of a YMM or ZMM register as PCLMULQDQ does in
+// an XMM one).
 //
 // # Representation
 //
@@ -35,59 +37,126 @@ import (
 //
 // Chi is the reflected form of the first term as it is; the second needs
 // the factor x^128 folded in. With y = 1/x and Q(y) = y^128 + y^127 +
-// y^126 + y^121 + 1 (P = x^128 + x^7 + x^2 + x + 1 reflected), it is
-// R = Clo·y^-128 mod Q: a Montgomery reduction. Q = 1 mod y^64, so one
-// step dividing T = T1·y^64 + T0 by y^64 adds T0·Q, which clears T0:
+// y^126 + y^121 + 1 (P = x^128 + x^7 + x^2 + x + 1 reflected), the whole
+// is C·y^-128 mod Q: a Montgomery reduction. Q = 1 mod y^64, so one step
+// dividing a 128-bit T = T1·y^64 + T0 by y^64 adds T0·Q, which clears T0:
 //
 //	T·y^-64 = T1 + T0·y^64 + T0·(y^63 + y^62 + y^57)  (mod Q)
 //
 // that is, swap the two 64-bit halves of T and add the carry-less product
-// of T0 and 0xc2<<56 (127 bits at most). Two steps reduce Clo, and the
-// result is Chi + R. The product of a twisted H^i and a twisted H^j (as
-// the data operand) is the twisted H^(i+j), so the powers are made from
-// H' alone, in the same form.
+// of T0 and 0xc2<<56 (127 bits at most). The product of a twisted H^i and
+// a twisted H^j (as the data operand) is the twisted H^(i+j), so the
+// powers are made from H' alone, in the same form.
 //
-// # Karatsuba and aggregation
+// # Karatsuba and reduction
 //
 // With a = a1·z^64 + a0 and k = k1·z^64 + k0 (z^64 is the upper half),
 //
 //	a·k = a1·k1·z^128 + (a1·k1 + a0·k0 + (a0+a1)·(k0+k1))·z^64 + a0·k0
 //
-// three products; k is always a key power, whose k0+k1 is precomputed.
+// three products, h, l and m; k is always a key power, whose k0+k1 is
+// precomputed. The 256-bit C = h·z^128 + mid·z^64 + l, mid = m + l + h,
+// is reduced in two steps, each taking the lowest 128 bits left:
+//
+//	C·y^-64  = h·z^64 + (mid + l·y^-64)       = h·z^64 + m'
+//	C·y^-128 = h + m'·y^-64
+//
+// Each step is one multiply by 0xc2<<56, one swap and additions; no
+// shifts, and the first step needs only l, the first product done.
+//
+// # Aggregation, lanes and the fold
+//
 // n blocks X1..Xn are absorbed with one reduction (the aggregated
 // reduction of Gueron and Kounavis):
 //
 //	y' = (y+X1)·H^n + X2·H^(n-1) + ... + Xn·H
 //
-// summing the lo, hi and middle products of all n blocks before combining
-// them and reducing once. The main loop does this for eight blocks; the
-// rest (fewer than eight) go through a loop over the blocks whose key
-// addresses count down from H^r, so one piece of code serves every r.
+// summing the l, h and m products of all n blocks before reducing once.
+// A loop of this description takes groups of n blocks in vectors of one,
+// two or four lanes: lane j of the vector holding blocks i..i+lanes-1
+// takes block i+j and H^(n-i-j), so the key holds its powers from the
+// highest down, and one load gives a vector its powers. Each lane sums its
+// own products, and the reduction runs on all lanes at once, at the cost
+// of one. Reduction is linear, so the lanes' reduced sums add up to the
+// reduced whole: the lanes are folded afterwards, by adding the upper half
+// of the vector to the lower one until one lane is left (one step at 256
+// bits, two at 512). So a group costs one reduction and log2(lanes)
+// additions, whatever its width.
+//
+// A kernel is a list of such loops, widest first, each with its group
+// size: the 128-bit one takes 8 blocks, the 256-bit one 16 or 32, the
+// 512-bit one 16 or 32 (the knobs). The widest loop is used from a
+// threshold (a knob) up; what is left after it goes to the narrower loops,
+// and the rest, fewer than 8 blocks, to a loop over single blocks whose
+// key addresses run from H^r up to H^1, so one piece of code serves every
+// r. The block that y is added to goes last in its group: the products of
+// the others do not wait for the previous group's reduction.
 //
 // # Powers
 //
-// The key holds H^1..H^8, all computed from H' by ghashPowers when the Go
-// side expands a key, or only H^1 when no update of that key will be given
-// more than one block (package ghash's powersFor). So the kernels never
-// ask which powers are there: an update of n blocks reads H^1..H^min(n, 8)
-// and nothing more. The main loop takes groups of eight blocks; the rest
-// (fewer than eight, and so no more than the update was given) are one
-// group of m blocks times H^m..H^1.
+// The key holds H^1..H^n, computed from H' by ghashPowers when the Go side
+// expands a key, n the group size of the kernel's widest loop, or fewer
+// when no update of that key will be given more blocks (package ghash's
+// powersFor). So the kernels never ask which powers are there: the
+// widest loop runs only on at least its group size of blocks, the 8-block
+// loop on at least 8, and the rest (fewer than eight, and so no more than
+// the update was given) is one group of m blocks times H^m..H^1; an update
+// of n blocks reads H^1..H^min(n, group size) and nothing more.
 
-// The expanded key layout: key powers, then the Karatsuba sums.
-// ghash/kernel_amd64.go mirrors these numbers.
+// The expanded key layout, shared by every amd64 kernel: key powers, then
+// their Karatsuba sums. ghash/kernel_amd64.go mirrors these numbers.
 const (
-	maxBlocks  = 8                           // blocks per reduction in the main loop
-	powersOff  = 0                           // H^i at byte powersOff + 16(i-1): [lo, hi]
-	sumsOff    = powersOff + 16*maxBlocks    // lo^hi of H^i at byte sumsOff + 8(i-1)
-	keyWords   = (sumsOff + 8*maxBlocks) / 8 // the size of expandedKey.asm, in uint64 words
-	polyConst  = 0xc2 << 56                  // y^63 + y^62 + y^57: the Montgomery step's multiplier
-	blockBytes = 16
+	tableBlocks = 32                            // H^1..H^32: the most blocks any loop absorbs per reduction
+	tableLanes  = 4                             // the sums are laid out for vectors of up to four lanes
+	powersOff   = 0                             // H^i at byte powerAddr(i): H^32 first, H^1 last
+	sumsOff     = powersOff + 16*tableBlocks    // lo^hi of H^i at byte sumAddr(i)
+	keyWords    = (sumsOff + 8*tableBlocks) / 8 // the size of expandedKey.asm, in uint64 words
+	polyConst   = 0xc2 << 56                    // y^63 + y^62 + y^57: the Montgomery step's multiplier
+	blockBytes  = 16
+	pclmulGroup = 8 // blocks per group of the 128-bit loop
 )
 
-// regs is the register plan of the kernels.
+// powerAddr returns the byte offset of the twisted H^i, [lo, hi]: the
+// powers run down from H^tableBlocks, so that lane j of a vector loaded
+// from powerAddr(i) holds H^(i-j).
+func powerAddr(i int) int {
+	if i < 1 || i > tableBlocks {
+		panic(fmt.Sprintf("no power H^%d in the key", i))
+	}
+	return powersOff + 16*(tableBlocks-i)
+}
+
+// sumAddr returns the byte offset of the 64-bit Karatsuba sum lo^hi of
+// H^i. The sums are 8 bytes each and a vector operand is a lane-wise
+// choice of half, so they are interleaved: counting the powers from the
+// highest, the sums of the 4-power vectors 2v and 2v+1 share four 16-byte
+// entries, 2v's in the low halves and 2v+1's in the high ones. A vector of
+// two or four lanes whose powers start at a multiple of its lanes then
+// finds its sums in consecutive entries, all in the same half (sums
+// checks that).
+func sumAddr(i int) int {
+	j := tableBlocks - i
+	v, lane := j/tableLanes, j%tableLanes
+	return sumsOff + 16*(v/2*tableLanes+lane) + 8*(v%2)
+}
+
+// sums returns the memory operand holding the sums of H^i..H^(i-lanes+1)
+// as a vector of lanes lanes, and which half of each lane holds them (0
+// low, 1 high). It panics if the layout does not allow that.
+func sums(kp reg.Register, i, lanes int) (Mem, uint8) {
+	a := sumAddr(i)
+	for j := 1; j < lanes; j++ {
+		if sumAddr(i-j) != a+16*j {
+			panic(fmt.Sprintf("the sums of H^%d..H^%d are not one vector", i, i-lanes+1))
+		}
+	}
+	return Mem{Base: kp, Disp: a &^ 8}, uint8(a>>3) & 1
+}
+
+// regs is the register plan of the kernels, as 128-bit names; the wider
+// loops use the same numbers at their width.
 type regs struct {
-	y, bswap, poly reg.VecPhysical // accumulator; PSHUFB byte reversal; polyConst in the low half
+	y, bswap, poly reg.VecPhysical // accumulator; PSHUFB byte reversal; polyConst in each lane's low half
 	l, h, m        reg.VecPhysical // the lo, hi and middle sums of the products
 	x, k, s, t     reg.VecPhysical // block, key power, its Karatsuba sum, temporary
 }
@@ -98,15 +167,14 @@ var plan = regs{
 	x: reg.X6, k: reg.X7, s: reg.X8, t: reg.X9,
 }
 
-// desc emits the description for one isa, on the register plan.
+// desc emits the description on the register plan.
 type desc struct {
 	ctx *build.Context
-	isa isa
 	r   regs
 }
 
 // constants emits the read-only tables: the byte reversal indexes and the
-// reduction multiplier.
+// reduction multiplier, 16 bytes each (broadcast to every lane).
 func constants(ctx *build.Context) (bswap, poly Mem) {
 	bswap = ctx.StaticGlobal("ghashBswap")
 	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
@@ -125,20 +193,20 @@ func constants(ctx *build.Context) (bswap, poly Mem) {
 	return bswap, poly
 }
 
-// product adds x·k into the sums l, h, m (or sets them, if first): three
-// carry-less products, with s holding k0+k1 in its low half. x and t are
-// overwritten.
-func (d *desc) product(x, k, s reg.VecPhysical, first bool) {
-	r, o := d.r, d.isa
+// product adds x·k into the sums l, h, m (or sets them, if first), lane by
+// lane: three carry-less products, with k0+k1 in half sHalf of s's lanes.
+// x and t are overwritten.
+func (d *desc) product(o isa, x reg.VecPhysical, k, s Op, sHalf uint8, first bool) {
+	r := d.r
 	o.swap(r.t, x)
 	o.xor(r.t, r.t, x) // x0+x1 in both halves
 	if first {
-		o.clmul(r.m, r.t, s, 0x00)
+		o.clmul(r.m, r.t, s, sHalf<<4)
 		o.clmul(r.l, x, k, 0x00)
 		o.clmul(r.h, x, k, 0x11)
 		return
 	}
-	o.clmul(r.t, r.t, s, 0x00)
+	o.clmul(r.t, r.t, s, sHalf<<4)
 	o.xor(r.m, r.m, r.t)
 	o.clmul(r.t, x, k, 0x00)
 	o.xor(r.l, r.l, r.t)
@@ -146,58 +214,130 @@ func (d *desc) product(x, k, s reg.VecPhysical, first bool) {
 	o.xor(r.h, r.h, x)
 }
 
-// reduce combines the sums l, h, m into the 256-bit product H:L and
-// reduces it into dst (see Representation); l, h, m and t are overwritten.
-// With mid = m+l+h, the middle Karatsuba product, L = l + mid·z^64 and
-// H = h + mid·z^-64. The two Montgomery steps are ordered for latency: the
-// first needs only L's low half, which is l's (mid does not reach it), so
-// it starts as soon as the products are summed; mid's halves join later.
-// (Reducing with shifts instead, to spare the multiplier, which limits the
-// main loop, measured no faster on the machine this was tuned on.)
-func (d *desc) reduce(dst reg.VecPhysical) {
-	r, o := d.r, d.isa
-	d.ctx.Comment("Step 1: L·z^-64 = swap(L) + L0·(0xc2<<56), L0 = l0.")
+// reduce reduces the sums l, h, m of each lane into dst (see Karatsuba
+// and reduction); l, m and t are overwritten.
+func (d *desc) reduce(o isa, dst reg.VecPhysical) {
+	r := d.r
+	d.ctx.Comment("Reduce: m' = mid + l·y^-64, then h + m'·y^-64.")
 	o.clmul(r.t, r.l, r.poly, 0x00)
-	o.xor(r.m, r.m, r.l)
-	o.xor(r.m, r.m, r.h)
+	o.xor3(r.m, r.m, r.l, r.h) // mid
 	o.swap(r.l, r.l)
-	o.xor(r.l, r.l, r.t)
-	o.low(r.t, r.m)
-	o.xor(r.l, r.l, r.t) // swap(L) has mid's low half in its low half
-	o.shr(r.m, r.m, 8)
-	o.xor(r.h, r.h, r.m) // H
-	d.ctx.Comment("Step 2, and the sum with H.")
-	o.clmul(r.t, r.l, r.poly, 0x00)
-	o.swap(r.l, r.l)
-	o.xor(r.h, r.h, r.l)
-	o.xor(dst, r.h, r.t)
+	o.xor3(r.m, r.m, r.l, r.t) // m'
+	o.clmul(r.t, r.m, r.poly, 0x00)
+	o.swap(r.m, r.m)
+	o.xor3(dst, r.h, r.m, r.t)
 }
 
-// loadBlock sets dst to the block at m, byte-reversed.
-func (d *desc) loadBlock(dst reg.VecPhysical, m Mem) {
-	d.isa.load(dst, m)
-	d.isa.shuffle(dst, dst, d.r.bswap)
+// fold adds the lanes of y, at o's width, into its lowest one, halving the
+// width each step; the lanes above come out zero.
+func (d *desc) fold(o isa) {
+	for n := o.narrower(); n != nil; o, n = n, n.narrower() {
+		d.ctx.Commentf("Fold %d bits into %d.", o.width(), n.width())
+		o.upper(d.r.t, d.r.y)
+		n.xor(d.r.y, d.r.y, d.r.t)
+	}
 }
 
-// update emits ghash<PCLMUL|PCLMULAVX>(y *[16]byte, key *[keyWords]uint64,
+// loadBlocks sets dst to the width/8 bytes at m, each block byte-reversed.
+func (d *desc) loadBlocks(o isa, dst reg.VecPhysical, m Mem) {
+	o.load(dst, m)
+	o.shuffle(dst, dst, d.r.bswap)
+}
+
+// keyOperands returns the key operands of the vector whose lane 0 takes
+// H^i: from memory where o takes them so, else loaded into k and s.
+func (d *desc) keyOperands(o isa, kp reg.Register, i int) (k, s Op, sHalf uint8) {
+	lanes := o.width() / 128
+	km := Mem{Base: kp, Disp: powerAddr(i)}
+	sm, half := sums(kp, i, lanes)
+	if o.memKey() {
+		return km, sm, half
+	}
+	o.load(d.r.k, km)
+	o.load64(d.r.s, Mem{Base: kp, Disp: sumAddr(i)})
+	return d.r.k, d.r.s, 0
+}
+
+// A loop absorbs groups of blocks, one reduction per group, in vectors of
+// o.width()/128 lanes.
+type loop struct {
+	o      isa
+	blocks int // per group, a multiple of the lanes
+}
+
+// kernelSpec is one update function: its loops, widest first, the last
+// one 128 bits wide, and the number of blocks from which the first one is
+// used (the later ones are used whenever a whole group is left).
+type kernelSpec struct {
+	name      string
+	loops     []loop
+	threshold int
+	knobs     string // the generator's knobs, "flag=value ...", if it has any
+}
+
+// group emits one group of lp: the products of every vector, y added to
+// the first block, then the reduction and the fold into y.
+func (d *desc) group(lp loop, ptr, kp reg.Register) {
+	r, o := d.r, lp.o
+	lanes := o.width() / 128
+	vecs := lp.blocks / lanes
+	for i := 1; i <= vecs; i++ {
+		v := i % vecs
+		b := v * lanes // the vector's first block
+		pow := lp.blocks - b
+		if lanes == 1 {
+			d.ctx.Commentf("Block %d times H^%d.", b, pow)
+		} else {
+			d.ctx.Commentf("Blocks %d..%d times H^%d..H^%d.", b, b+lanes-1, pow, pow-lanes+1)
+		}
+		d.loadBlocks(o, r.x, Mem{Base: ptr, Disp: blockBytes * b})
+		if v == 0 {
+			o.xor(r.x, r.x, r.y)
+		}
+		k, s, half := d.keyOperands(o, kp, pow)
+		d.product(o, r.x, k, s, half, i == 1)
+	}
+	d.reduce(o, r.y)
+	d.fold(o)
+}
+
+// update emits the kernel's function, (y *[16]byte, key *[keyWords]uint64,
 // p []byte): it absorbs len(p)/16 whole blocks of p into *y and reads
 // nothing else of p.
-func update(ctx *build.Context, o isa, bswapMem, polyMem Mem) {
-	d := &desc{ctx: ctx, isa: o, r: plan}
+func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
+	d := &desc{ctx: ctx, r: plan}
 	r := d.r
-	name := "ghashPCLMUL" + o.suffix()
-	ctx.Function(name)
+	last := ks.loops[len(ks.loops)-1]
+	o := last.o // the 128-bit isa, for everything outside the wider loops
+	if o.width() != 128 || last.blocks != pclmulGroup {
+		panic(fmt.Sprintf("%s: the last loop must take %d blocks at 128 bits", ks.name, pclmulGroup))
+	}
+	if ks.threshold < ks.loops[0].blocks {
+		panic(fmt.Sprintf("%s: threshold %d is below the first loop's group of %d blocks", ks.name, ks.threshold, ks.loops[0].blocks))
+	}
+	ctx.Function(ks.name)
 	ctx.Attributes(attr.NOSPLIT)
 	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, p []byte)", keyWords))
-	ctx.Comment(name+" absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.",
+	var shape string
+	for i, lp := range ks.loops {
+		if i > 0 {
+			shape += ", then "
+		}
+		shape += fmt.Sprintf("%d-bit groups of %d blocks", lp.o.width(), lp.blocks)
+	}
+	ctx.Comment(ks.name+" absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.",
 		"Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient",
 		"of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.",
+		fmt.Sprintf("Loops: %s (the first from %d blocks up); then single blocks.", shape, ks.threshold),
 		fmt.Sprintf("Key layout (%d bytes):", 8*keyWords),
-		fmt.Sprintf("  +%3d  H^1..H^%d, 16 bytes each (low 64 bits first)", powersOff, maxBlocks),
-		fmt.Sprintf("  +%3d  lo^hi of H^1..H^%d, 8 bytes each", sumsOff, maxBlocks),
-		fmt.Sprintf("An update of n blocks reads H^1..H^min(n, %d) and their sums, nothing more.", maxBlocks))
+		fmt.Sprintf("  +%3d  H^%d..H^1, 16 bytes each (low 64 bits first)", powersOff, tableBlocks),
+		fmt.Sprintf("  +%3d  lo^hi of each, 8 bytes, interleaved for %d-lane vectors", sumsOff, tableLanes),
+		fmt.Sprintf("An update of n blocks reads H^1..H^min(n, %d) and their sums, nothing more.", ks.loops[0].blocks))
+	if ks.knobs != "" {
+		ctx.Comment("Knobs: " + ks.knobs)
+	}
 	yp, kp, ptr, n := reg.RDI, reg.RSI, reg.RDX, reg.RCX
-	m, kpow, ksum := reg.RBX, reg.R8, reg.R9
+	m, kpow := reg.RBX, reg.R8
 	ctx.Load(ctx.Param("p").Len(), n)
 	ctx.Comment("n = the number of whole blocks.")
 	ctx.SHRQ(U8(4), n)
@@ -207,56 +347,61 @@ func update(ctx *build.Context, o isa, bswapMem, polyMem Mem) {
 	ctx.Load(ctx.Param("p").Base(), ptr)
 	o.load(r.bswap, bswapMem)
 	o.load(r.poly, polyMem)
-	d.loadBlock(r.y, Mem{Base: yp})
+	d.loadBlocks(o, r.y, Mem{Base: yp})
 
-	ctx.Comment(fmt.Sprintf("Groups of %d blocks, with one reduction each; the key's powers are set.", maxBlocks))
-	ctx.CMPQ(n, U8(maxBlocks))
-	ctx.JB(LabelRef("rest"))
-	ctx.Label("loop")
-	// Block 0, the one y is added to, goes last: the products of the
-	// others do not wait for the previous group's reduction, and block
-	// 0's is one addition away from the next reduction.
-	for i := 1; i <= maxBlocks; i++ {
-		b := i % maxBlocks
-		pow := maxBlocks - b
-		ctx.Commentf("Block %d times H^%d.", b, pow)
-		d.loadBlock(r.x, Mem{Base: ptr, Disp: blockBytes * b})
-		if b == 0 {
-			o.xor(r.x, r.x, r.y)
+	for i, lp := range ks.loops {
+		w := lp.o.width()
+		from := lp.blocks
+		if i == 0 {
+			from = ks.threshold
 		}
-		o.load(r.k, Mem{Base: kp, Disp: powersOff + 16*(pow-1)})
-		o.load64(r.s, Mem{Base: kp, Disp: sumsOff + 8*(pow-1)})
-		d.product(r.x, r.k, r.s, i == 1)
+		next := fmt.Sprintf("after%d", w)
+		top := fmt.Sprintf("loop%d", w)
+		ctx.Commentf("Groups of %d blocks at %d bits, with one reduction each; the key's powers are set.", lp.blocks, w)
+		ctx.CMPQ(n, U32(from))
+		ctx.JB(LabelRef(next))
+		if w > 128 {
+			lp.o.broadcast(r.bswap, bswapMem)
+			lp.o.broadcast(r.poly, polyMem)
+		}
+		ctx.Label(top)
+		d.group(lp, ptr, kp)
+		ctx.ADDQ(U32(blockBytes*lp.blocks), ptr)
+		ctx.SUBQ(U32(lp.blocks), n)
+		ctx.CMPQ(n, U32(lp.blocks))
+		ctx.JAE(LabelRef(top))
+		if w > 128 {
+			// Clear the upper halves the loop dirtied, so that neither the
+			// narrower code nor the caller's SSE code pays for a state
+			// transition; the low lanes, y's and the constants', stay.
+			ctx.VZEROUPPER()
+		}
+		ctx.Label(next)
 	}
-	d.reduce(r.y)
-	ctx.ADDQ(U32(blockBytes*maxBlocks), ptr)
-	ctx.SUBQ(U8(maxBlocks), n)
-	ctx.CMPQ(n, U8(maxBlocks))
-	ctx.JAE(LabelRef("loop"))
 
 	ctx.Label("rest")
-	ctx.Comment("The rest: one group of m = n blocks (fewer than 8), block i times",
-		"H^(m-i), y added to the first.")
+	ctx.Commentf("The rest: one group of m = n blocks (fewer than %d), block i times", pclmulGroup)
+	ctx.Comment("H^(m-i), y added to the first.")
 	ctx.TESTQ(n, n)
 	ctx.JZ(LabelRef("store"))
 	ctx.MOVQ(n, m)
-	ctx.Comment("kpow = &H^m, ksum = &(lo^hi of H^m)")
+	ctx.Commentf("kpow = &H^m = key + %d - 16m; the sums are made here.", powerAddr(1)+16)
 	ctx.MOVQ(m, kpow)
 	ctx.SHLQ(U8(4), kpow)
-	ctx.LEAQ(Mem{Base: kp, Index: kpow, Scale: 1, Disp: powersOff - 16}, kpow)
-	ctx.LEAQ(Mem{Base: kp, Index: m, Scale: 8, Disp: sumsOff - 8}, ksum)
+	ctx.NEGQ(kpow)
+	ctx.LEAQ(Mem{Base: kp, Index: kpow, Scale: 1, Disp: powerAddr(1) + 16}, kpow)
 	ctx.Comment("The group's first block, with y added, sets the sums.")
 	block := func(first bool) {
-		d.loadBlock(r.x, Mem{Base: ptr})
+		d.loadBlocks(o, r.x, Mem{Base: ptr})
 		if first {
 			o.xor(r.x, r.x, r.y)
 		}
 		o.load(r.k, Mem{Base: kpow})
-		o.load64(r.s, Mem{Base: ksum})
-		d.product(r.x, r.k, r.s, first)
+		o.swap(r.s, r.k)
+		o.xor(r.s, r.s, r.k)
+		d.product(o, r.x, r.k, r.s, 0, first)
 		ctx.ADDQ(U8(blockBytes), ptr)
-		ctx.SUBQ(U8(16), kpow)
-		ctx.SUBQ(U8(8), ksum)
+		ctx.ADDQ(U8(16), kpow)
 		ctx.DECQ(m)
 	}
 	block(true)
@@ -265,7 +410,7 @@ func update(ctx *build.Context, o isa, bswapMem, polyMem Mem) {
 	block(false)
 	ctx.JNZ(LabelRef("group"))
 	ctx.Label("reduce")
-	d.reduce(r.y)
+	d.reduce(o, r.y)
 
 	ctx.Label("store")
 	o.shuffle(r.y, r.y, r.bswap)
@@ -274,53 +419,128 @@ func update(ctx *build.Context, o isa, bswapMem, polyMem Mem) {
 	ctx.RET()
 }
 
-// powers emits ghashPowers(key *[keyWords]uint64): from H' at H^1's place
-// it computes H^2..H^8 and the Karatsuba sums of H^1..H^8.
+// powers emits ghashPowers(key *[keyWords]uint64, n int): from H' at H^1's
+// place it computes H^2..H^n and the Karatsuba sums of H^1..H^n, for n up
+// to tableBlocks, with the description's own multiply.
 func powers(ctx *build.Context, o isa, polyMem Mem) {
-	d := &desc{ctx: ctx, isa: o, r: plan}
+	d := &desc{ctx: ctx, r: plan}
 	r := d.r
-	ctx.Function("ghashPowers" + o.suffix())
+	ctx.Function("ghashPowers")
 	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr(fmt.Sprintf("func(key *[%d]uint64)", keyWords))
-	kp := reg.RDI
+	ctx.SignatureExpr(fmt.Sprintf("func(key *[%d]uint64, n int)", keyWords))
+	ctx.Comment(fmt.Sprintf("ghashPowers sets H^2..H^n and the sums of H^1..H^n, n <= %d, from H^1.", tableBlocks),
+		"Each power is the product of two made before it, as shallow as possible:",
+		"H^i = H^ceil(i/2) · H^floor(i/2).")
+	kp, n, i := reg.RDI, reg.RCX, reg.RAX
+	a, b, addr := reg.RBX, reg.R8, reg.R9
 	ctx.Load(ctx.Param("key"), kp)
+	ctx.Load(ctx.Param("n"), n)
 	o.load(r.poly, polyMem)
-	// H^i lives in pw[i] until stored; pw[0] is unused.
-	pw := [maxBlocks + 1]reg.VecPhysical{1: reg.X11, 2: reg.X12, 3: reg.X13, 4: reg.X14}
-	o.load(pw[1], Mem{Base: kp, Disp: powersOff})
-	// Each power is a product of two smaller ones, as shallow as possible:
-	// H^2 = H·H; H^3 = H^2·H, H^4 = H^2·H^2; H^5..H^8 = H^4·H^1..H^4.
-	for i := 2; i <= maxBlocks; i++ {
-		a, b := i/2, i-i/2
-		if i > 4 {
-			a, b = 4, i-4
-		}
-		ctx.Commentf("H^%d = H^%d · H^%d", i, a, b)
-		dst := pw[i]
-		if dst == nil {
-			dst = r.y // stored at once, not needed again
-		}
-		o.swap(r.s, pw[b])
-		o.xor(r.s, r.s, pw[b]) // the sum of the key operand, in both halves
-		o.copy(r.x, pw[a])
-		d.product(r.x, pw[b], r.s, true)
-		d.reduce(dst)
-		o.store(Mem{Base: kp, Disp: powersOff + 16*(i-1)}, dst)
+	// The powers run down from H^tableBlocks: H^i is at
+	// powerAddr(1) + 16 - 16i.
+	top := powerAddr(1) + 16
+	at := func(x reg.Register) Mem { return Mem{Base: kp, Index: x, Scale: 1, Disp: top} }
+	negScale := func(x reg.Register) { // x = -16x
+		ctx.SHLQ(U8(4), x)
+		ctx.NEGQ(x)
 	}
-	ctx.Comment("The Karatsuba sums lo^hi of H^1..H^8.")
-	for i := 1; i <= maxBlocks; i++ {
-		o.load(r.x, Mem{Base: kp, Disp: powersOff + 16*(i-1)})
-		o.swap(r.t, r.x)
-		o.xor(r.t, r.t, r.x)
-		o.store64(Mem{Base: kp, Disp: sumsOff + 8*(i-1)}, r.t)
+	// sum stores the Karatsuba sum of v, the power H^i, at sumAddr(i),
+	// computed from i as sumAddr does: with j = tableBlocks - i, entry
+	// (j/8)·4 + j%4, half (j/4)%2, for four lanes.
+	if tableLanes != 4 {
+		panic("powers computes sumAddr for four-lane interleaving")
 	}
+	sum := func(v reg.VecPhysical) {
+		o.swap(r.t, v)
+		o.xor(r.t, r.t, v)
+		ctx.MOVL(U32(tableBlocks), addr.As32())
+		ctx.SUBQ(i, addr) // j
+		ctx.MOVQ(addr, a)
+		ctx.ANDQ(U8(3), a) // j%4
+		ctx.SHLQ(U8(4), a)
+		ctx.MOVQ(addr, b)
+		ctx.SHRQ(U8(3), b) // j/8
+		ctx.SHLQ(U8(6), b)
+		ctx.ADDQ(b, a)
+		ctx.SHRQ(U8(2), addr)
+		ctx.ANDQ(U8(1), addr) // (j/4)%2
+		ctx.LEAQ(Mem{Base: a, Index: addr, Scale: 8}, addr)
+		o.store64(Mem{Base: kp, Index: addr, Scale: 1, Disp: sumsOff}, r.t)
+	}
+	ctx.Comment("The sum of H^1.")
+	ctx.MOVL(U32(1), i.As32())
+	o.load(r.x, Mem{Base: kp, Disp: powerAddr(1)})
+	sum(r.x)
+	ctx.Label("power")
+	ctx.INCQ(i)
+	ctx.CMPQ(i, n)
+	ctx.JA(LabelRef("done"))
+	ctx.Comment("H^i = H^a · H^b, a = (i+1)/2 and b = i/2.")
+	ctx.LEAQ(Mem{Base: i, Disp: 1}, a)
+	ctx.SHRQ(U8(1), a)
+	negScale(a)
+	ctx.MOVQ(i, b)
+	ctx.SHRQ(U8(1), b)
+	negScale(b)
+	o.load(r.x, at(a))
+	o.load(r.k, at(b))
+	o.swap(r.s, r.k)
+	o.xor(r.s, r.s, r.k) // the sum of the key operand, in both halves
+	d.product(o, r.x, r.k, r.s, 0, true)
+	d.reduce(o, r.y)
+	ctx.MOVQ(i, addr)
+	negScale(addr)
+	o.store(at(addr), r.y)
+	sum(r.y)
+	ctx.JMP(LabelRef("power"))
+	ctx.Label("done")
 	ctx.RET()
 }
 
-// generate emits both update kernels and the powers function.
-func generate(ctx *build.Context) {
-	bswap, poly := constants(ctx)
-	update(ctx, sse{ctx}, bswap, poly)
-	update(ctx, avx{ctx}, bswap, poly)
-	powers(ctx, sse{ctx}, poly)
+// calibrationChains is how many independent products the calibration loop
+// keeps in flight: more than any current core's multiplier latency times
+// its issue rate.
+const calibrationChains = 8
+
+// calibration emits clmulLoop<width>(n int): n iterations of
+// calibrationChains independent carry-less multiplies at o's width, each
+// depending only on its own result of the iteration before. Benchmarks
+// time it to measure the core's carry-less-multiply throughput in the
+// same run as a kernel.
+func calibration(ctx *build.Context, o isa) {
+	name := fmt.Sprintf("clmulLoop%d", o.width())
+	ctx.Function(name)
+	ctx.Attributes(attr.NOSPLIT)
+	ctx.SignatureExpr("func(n int)")
+	ctx.Commentf("%s runs n iterations of %d independent carry-less multiplies.", name, calibrationChains)
+	n := reg.RCX
+	ctx.Load(ctx.Param("n"), n)
+	ctx.TESTQ(n, n)
+	ctx.JZ(LabelRef("done"))
+	k := reg.X15 // any value: the time does not depend on it
+	ctx.Label("loop")
+	for _, r := range []reg.VecPhysical{reg.X0, reg.X1, reg.X2, reg.X3, reg.X4, reg.X5, reg.X6, reg.X7}[:calibrationChains] {
+		o.clmul(r, r, k, 0x01)
+	}
+	ctx.DECQ(n)
+	ctx.JNZ(LabelRef("loop"))
+	if o.width() > 128 {
+		ctx.VZEROUPPER()
+	}
+	ctx.Label("done")
+	ctx.RET()
+}
+
+// groupSize emits <kernel>Group() int, which returns the group size of
+// the kernel's widest loop: the powers of H its keys need. The Go side
+// reads it from here, so a kernel generated with other knobs (make tune)
+// gets the powers it reads.
+func groupSize(ctx *build.Context, ks kernelSpec) {
+	ctx.Function(ks.name + "Group")
+	ctx.Attributes(attr.NOSPLIT)
+	ctx.SignatureExpr("func() int")
+	ctx.Commentf("%sGroup returns %d, the blocks per reduction of %s's widest loop.", ks.name, ks.loops[0].blocks, ks.name)
+	ctx.MOVQ(U32(ks.loops[0].blocks), reg.RAX)
+	ctx.Store(reg.RAX, ctx.ReturnIndex(0))
+	ctx.RET()
 }

@@ -14,22 +14,25 @@ import (
 // vec128 is an XMM register as two 64-bit halves: [0] low, [1] high.
 type vec128 [2]uint64
 
-// model implements isa on a model of the registers, so that the
-// arithmetic of the description (product and reduce) is checked against
-// the SP 800-38D reference without a CPU that has PCLMULQDQ. Memory
-// operations are not modelled.
+// model implements isa at 128 bits on a model of the registers, so that
+// the arithmetic of the description (product and reduce) is checked
+// against the SP 800-38D reference without a CPU that has PCLMULQDQ.
+// Memory operations are not modelled.
 type model struct{ r map[reg.VecPhysical]vec128 }
 
-func (m *model) suffix() string                      { return "Model" }
+func (m *model) width() int                          { return 128 }
+func (m *model) narrower() isa                       { return nil }
+func (m *model) memKey() bool                        { return false }
 func (m *model) copy(dst, a reg.VecPhysical)         { m.r[dst] = m.r[a] }
 func (m *model) load(reg.VecPhysical, Mem)           { panic("not modelled") }
+func (m *model) broadcast(reg.VecPhysical, Mem)      { panic("not modelled") }
 func (m *model) load64(reg.VecPhysical, Mem)         { panic("not modelled") }
 func (m *model) store(Mem, reg.VecPhysical)          { panic("not modelled") }
 func (m *model) store64(Mem, reg.VecPhysical)        { panic("not modelled") }
 func (m *model) shuffle(dst, a, idx reg.VecPhysical) { panic("not modelled") }
-func (m *model) zero(dst reg.VecPhysical)            { m.r[dst] = vec128{} }
+func (m *model) upper(dst, a reg.VecPhysical)        { panic("not modelled") }
 func (m *model) swap(dst, a reg.VecPhysical)         { v := m.r[a]; m.r[dst] = vec128{v[1], v[0]} }
-func (m *model) low(dst, a reg.VecPhysical)          { m.r[dst] = vec128{m.r[a][0], 0} }
+func (m *model) xor3(dst, a, b, c reg.VecPhysical)   { twoXor(m, dst, a, b, c) }
 
 func (m *model) xor(dst, a, b reg.VecPhysical) {
 	x, y := m.r[a], m.r[b]
@@ -37,23 +40,9 @@ func (m *model) xor(dst, a, b reg.VecPhysical) {
 }
 
 // clmul: PCLMULQDQ's imm bit 0 picks a's half, bit 4 b's.
-func (m *model) clmul(dst, a, b reg.VecPhysical, imm uint8) {
-	hi, lo := ref.ClMul64(m.r[a][imm&1], m.r[b][imm>>4&1])
+func (m *model) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
+	hi, lo := ref.ClMul64(m.r[a][imm&1], m.r[b.(reg.VecPhysical)][imm>>4&1])
 	m.r[dst] = vec128{lo, hi}
-}
-
-func (m *model) shl(dst, a reg.VecPhysical, n int) {
-	if n != 8 {
-		panic("only 8-byte shifts are modelled")
-	}
-	m.r[dst] = vec128{0, m.r[a][0]}
-}
-
-func (m *model) shr(dst, a reg.VecPhysical, n int) {
-	if n != 8 {
-		panic("only 8-byte shifts are modelled")
-	}
-	m.r[dst] = vec128{m.r[a][1], 0}
 }
 
 // reflected returns an SP 800-38D block as the kernels hold it after the
@@ -82,12 +71,12 @@ func mulModel(a, b vec128) vec128 {
 	ctx := build.NewContext()
 	ctx.Function("model")
 	m := &model{r: map[reg.VecPhysical]vec128{}}
-	d := &desc{ctx: ctx, isa: m, r: plan}
+	d := &desc{ctx: ctx, r: plan}
 	m.r[plan.poly] = vec128{polyConst, 0}
 	m.r[plan.x], m.r[plan.k] = a, b
 	m.r[plan.s] = vec128{b[0] ^ b[1], 0}
-	d.product(plan.x, plan.k, plan.s, true)
-	d.reduce(plan.y)
+	d.product(m, plan.x, plan.k, plan.s, 0, true)
+	d.reduce(m, plan.y)
 	return m.r[plan.y]
 }
 
@@ -119,13 +108,34 @@ func TestProductReduce(t *testing.T) {
 	}
 }
 
-// The generator describes every function without an error from avo.
+// The generator describes every function of every width without an
+// error from avo, and rejects knobs that do not fit the width.
 func TestGenerate(t *testing.T) {
-	ctx := build.NewContext()
-	ctx.Package("github.com/simdhash/simdhash/ghash")
-	ctx.ConstraintExpr("amd64,!purego")
-	generate(ctx)
-	if _, err := ctx.Result(); err != nil {
-		t.Fatal(err)
+	for _, p := range []params{
+		{width: W128},
+		{width: W256},
+		{width: W256, blocks: Blocks32},
+		{width: W256, threshold: 40},
+		{width: W512},
+		{width: W512, blocks: Blocks16},
+	} {
+		ctx := build.NewContext()
+		ctx.ConstraintExpr("amd64,!purego")
+		if err := generate(ctx, p); err != nil {
+			t.Fatalf("%+v: %v", p, err)
+		}
+		if _, err := ctx.Result(); err != nil {
+			t.Fatalf("%+v: %v", p, err)
+		}
+	}
+	for _, p := range []params{
+		{width: W128, blocks: Blocks16},
+		{width: W256, blocks: Blocks(7)},
+		{width: W256, blocks: Blocks32, threshold: 16},
+		{width: W512, blocks: Blocks(9)},
+	} {
+		if err := generate(build.NewContext(), p); err == nil {
+			t.Errorf("%+v: no error", p)
+		}
 	}
 }

@@ -1,49 +1,74 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// isa emits the vector operations of the description. Every operation is
-// written in three-operand form, dst = op(a, b); the SSE implementation
-// copies a into dst first when they differ (its encodings overwrite their
-// first operand), the AVX one emits VEX forms directly.
+// isa emits the vector operations of the description at one vector width.
+// The description names registers at 128 bits (X0..X15); an isa of a wider
+// width uses the same register numbers at its width (Y or Z), and every
+// operation acts on each 128-bit lane alone, as PCLMULQDQ, PSHUFB and
+// PSHUFD do at every width. Operations are written in three-operand form,
+// dst = op(a, b); the SSE implementation copies a into dst first when they
+// differ (its encodings overwrite their first operand), the others emit
+// VEX or EVEX forms directly.
 type isa interface {
-	// suffix is appended to the names of the functions it emits.
-	suffix() string
+	// width is the vector width in bits: 128, 256 or 512.
+	width() int
+	// narrower is the isa of half this width, in the encodings this one's
+	// code can mix with (VEX for the 256- and 512-bit ones), or nil at 128.
+	narrower() isa
+	// memKey reports whether clmul takes its key operand (b) from memory
+	// at any alignment; if not, the description loads it into a register.
+	memKey() bool
+
 	// copy sets dst = a.
 	copy(dst, a reg.VecPhysical)
-	// load sets dst to the 16 bytes at m (no alignment needed); load64
-	// sets dst's low 64 bits to the 8 bytes at m and its high ones to 0.
+	// load sets dst to the width/8 bytes at m (no alignment needed).
 	load(dst reg.VecPhysical, m Mem)
+	// broadcast sets every 128-bit lane of dst to the 16 bytes at m.
+	broadcast(dst reg.VecPhysical, m Mem)
+	// load64 sets dst's low 64 bits to the 8 bytes at m and its other
+	// bits to 0; store writes a to the width/8 bytes at m; store64 writes
+	// a's low 64 bits to m. The wider isas need none of them.
 	load64(dst reg.VecPhysical, m Mem)
-	// store writes a to the 16 bytes at m; store64 writes a's low 64 bits.
 	store(m Mem, a reg.VecPhysical)
 	store64(m Mem, a reg.VecPhysical)
-	// clmul sets dst to the 128-bit carry-less product of a 64-bit half
-	// of a and one of b: imm bit 0 picks a's (0 low, 1 high), bit 4 b's.
-	clmul(dst, a, b reg.VecPhysical, imm uint8)
-	// xor sets dst = a ^ b.
+	// clmul sets each lane of dst to the 128-bit carry-less product of a
+	// 64-bit half of a's lane and one of b's: imm bit 0 picks a's (0 low,
+	// 1 high), bit 4 b's. b is a register, or memory if memKey.
+	clmul(dst, a reg.VecPhysical, b Op, imm uint8)
+	// xor sets dst = a ^ b; xor3 sets dst = a ^ b ^ c.
 	xor(dst, a, b reg.VecPhysical)
-	// zero sets dst = 0.
-	zero(dst reg.VecPhysical)
-	// swap sets dst to a with its two 64-bit halves exchanged.
+	xor3(dst, a, b, c reg.VecPhysical)
+	// swap sets each lane of dst to a's lane with its 64-bit halves
+	// exchanged.
 	swap(dst, a reg.VecPhysical)
-	// shuffle sets dst to the bytes of a picked by the indexes in idx (PSHUFB).
+	// shuffle sets each lane of dst to the bytes of a's lane picked by the
+	// indexes in idx's lane (PSHUFB).
 	shuffle(dst, a, idx reg.VecPhysical)
-	// shl and shr shift the whole 128 bits of a by n bytes.
-	shl(dst, a reg.VecPhysical, n int)
-	shr(dst, a reg.VecPhysical, n int)
-	// low sets dst to a's low 64 bits, with zeros above.
-	low(dst, a reg.VecPhysical)
+	// upper sets dst, a register of half this width, to a's upper half.
+	upper(dst, a reg.VecPhysical)
 }
 
-// sse: SSE2, SSSE3 and PCLMULQDQ, destructive two-operand encodings.
+// twoXor is xor3 as two xors, for the isas without a three-way one.
+func twoXor(o isa, dst, a, b, c reg.VecPhysical) {
+	o.xor(dst, a, b)
+	o.xor(dst, dst, c)
+}
+
+// sse: SSE2, SSSE3 and PCLMULQDQ at 128 bits, destructive two-operand
+// encodings. Its memory operands would need 16-byte alignment, which the
+// key does not have, so it takes none.
 type sse struct{ ctx *build.Context }
 
-func (s sse) suffix() string { return "" }
+func (s sse) width() int    { return 128 }
+func (s sse) narrower() isa { return nil }
+func (s sse) memKey() bool  { return false }
 
 // into prepares dst to receive a two-operand op whose first operand is a.
 func (s sse) into(dst, a reg.VecPhysical) {
@@ -52,25 +77,28 @@ func (s sse) into(dst, a reg.VecPhysical) {
 	}
 }
 
-func (s sse) copy(dst, a reg.VecPhysical)         { s.into(dst, a) }
-func (s sse) load(dst reg.VecPhysical, m Mem)     { s.ctx.MOVOU(m, dst) }
-func (s sse) load64(dst reg.VecPhysical, m Mem)   { s.ctx.MOVQ(m, dst) }
-func (s sse) store(m Mem, a reg.VecPhysical)      { s.ctx.MOVOU(a, m) }
-func (s sse) store64(m Mem, a reg.VecPhysical)    { s.ctx.MOVQ(a, m) }
-func (s sse) zero(dst reg.VecPhysical)            { s.ctx.PXOR(dst, dst) }
-func (s sse) swap(dst, a reg.VecPhysical)         { s.ctx.PSHUFD(U8(0x4e), a, dst) }
-func (s sse) shl(dst, a reg.VecPhysical, n int)   { s.into(dst, a); s.ctx.PSLLO(U8(n), dst) }
-func (s sse) shr(dst, a reg.VecPhysical, n int)   { s.into(dst, a); s.ctx.PSRLO(U8(n), dst) }
-func (s sse) shuffle(dst, a, idx reg.VecPhysical) { s.into(dst, a); s.ctx.PSHUFB(idx, dst) }
-func (s sse) low(dst, a reg.VecPhysical)          { s.ctx.MOVQ(a, dst) }
+func (s sse) copy(dst, a reg.VecPhysical)          { s.into(dst, a) }
+func (s sse) load(dst reg.VecPhysical, m Mem)      { s.ctx.MOVOU(m, dst) }
+func (s sse) broadcast(dst reg.VecPhysical, m Mem) { s.ctx.MOVOU(m, dst) }
+func (s sse) load64(dst reg.VecPhysical, m Mem)    { s.ctx.MOVQ(m, dst) }
+func (s sse) store(m Mem, a reg.VecPhysical)       { s.ctx.MOVOU(a, m) }
+func (s sse) store64(m Mem, a reg.VecPhysical)     { s.ctx.MOVQ(a, m) }
+func (s sse) swap(dst, a reg.VecPhysical)          { s.ctx.PSHUFD(U8(0x4e), a, dst) }
+func (s sse) shuffle(dst, a, idx reg.VecPhysical)  { s.into(dst, a); s.ctx.PSHUFB(idx, dst) }
+func (s sse) xor3(dst, a, b, c reg.VecPhysical)    { twoXor(s, dst, a, b, c) }
+func (s sse) upper(dst, a reg.VecPhysical)         { panic("sse: no upper half at 128 bits") }
 
-func (s sse) clmul(dst, a, b reg.VecPhysical, imm uint8) {
-	if dst == b && dst != a {
+func (s sse) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
+	br, ok := b.(reg.VecPhysical)
+	if !ok {
+		panic(fmt.Sprintf("sse: clmul operand %s is not a register", b.Asm()))
+	}
+	if dst == br && dst != a {
 		// The product is symmetric: swap the operands and the selector bits.
-		a, b, imm = b, a, imm>>4|imm<<4&0x10
+		a, br, imm = br, a, imm>>4|imm<<4&0x10
 	}
 	s.into(dst, a)
-	s.ctx.PCLMULQDQ(U8(imm), b, dst)
+	s.ctx.PCLMULQDQ(U8(imm), br, dst)
 }
 
 func (s sse) xor(dst, a, b reg.VecPhysical) {
@@ -85,27 +113,120 @@ func (s sse) xor(dst, a, b reg.VecPhysical) {
 	}
 }
 
-// avx: the same operations in VEX encodings (AVX and PCLMULQDQ).
-type avx struct{ ctx *build.Context }
+// vex: VEX encodings at 128 bits (AVX and PCLMULQDQ) or 256 bits (AVX2 and
+// VPCLMULQDQ). A VEX instruction that writes a register clears its bits
+// above the width, so a 128-bit result is a 256- or 512-bit one with zero
+// upper lanes.
+type vex struct {
+	ctx  *build.Context
+	bits int // 128 or 256
+}
 
-func (v avx) suffix() string { return "AVX" }
+func (v vex) width() int { return v.bits }
+func (v vex) narrower() isa {
+	if v.bits == 128 {
+		return nil
+	}
+	return vex{v.ctx, v.bits / 2}
+}
+func (v vex) memKey() bool { return true }
 
-func (v avx) copy(dst, a reg.VecPhysical) {
+// r returns the register numbered as a, at v's width.
+func (v vex) r(a reg.VecPhysical) reg.VecPhysical {
+	if v.bits == 256 {
+		return a.AsY().(reg.VecPhysical)
+	}
+	return a.AsX().(reg.VecPhysical)
+}
+
+// op returns b at v's width if it is a register, else b.
+func (v vex) op(b Op) Op {
+	if r, ok := b.(reg.VecPhysical); ok {
+		return v.r(r)
+	}
+	return b
+}
+
+func (v vex) copy(dst, a reg.VecPhysical) {
 	if dst != a {
-		v.ctx.VMOVDQA(a, dst)
+		v.ctx.VMOVDQA(v.r(a), v.r(dst))
 	}
 }
-func (v avx) load(dst reg.VecPhysical, m Mem)     { v.ctx.VMOVDQU(m, dst) }
-func (v avx) load64(dst reg.VecPhysical, m Mem)   { v.ctx.VMOVQ(m, dst) }
-func (v avx) store(m Mem, a reg.VecPhysical)      { v.ctx.VMOVDQU(a, m) }
-func (v avx) store64(m Mem, a reg.VecPhysical)    { v.ctx.VMOVQ(a, m) }
-func (v avx) zero(dst reg.VecPhysical)            { v.ctx.VPXOR(dst, dst, dst) }
-func (v avx) swap(dst, a reg.VecPhysical)         { v.ctx.VPSHUFD(U8(0x4e), a, dst) }
-func (v avx) shl(dst, a reg.VecPhysical, n int)   { v.ctx.VPSLLDQ(U8(n), a, dst) }
-func (v avx) shr(dst, a reg.VecPhysical, n int)   { v.ctx.VPSRLDQ(U8(n), a, dst) }
-func (v avx) shuffle(dst, a, idx reg.VecPhysical) { v.ctx.VPSHUFB(idx, a, dst) }
-func (v avx) xor(dst, a, b reg.VecPhysical)       { v.ctx.VPXOR(b, a, dst) }
-func (v avx) low(dst, a reg.VecPhysical)          { v.ctx.VMOVQ(a, dst) }
-func (v avx) clmul(dst, a, b reg.VecPhysical, imm uint8) {
-	v.ctx.VPCLMULQDQ(U8(imm), b, a, dst)
+func (v vex) load(dst reg.VecPhysical, m Mem) { v.ctx.VMOVDQU(m, v.r(dst)) }
+func (v vex) broadcast(dst reg.VecPhysical, m Mem) {
+	if v.bits == 128 {
+		v.ctx.VMOVDQU(m, v.r(dst))
+		return
+	}
+	v.ctx.VBROADCASTI128(m, v.r(dst))
 }
+func (v vex) narrow(what string) {
+	if v.bits != 128 {
+		panic(fmt.Sprintf("vex: %s at %d bits is not part of the description", what, v.bits))
+	}
+}
+func (v vex) load64(dst reg.VecPhysical, m Mem)   { v.narrow("load64"); v.ctx.VMOVQ(m, v.r(dst)) }
+func (v vex) store(m Mem, a reg.VecPhysical)      { v.narrow("store"); v.ctx.VMOVDQU(v.r(a), m) }
+func (v vex) store64(m Mem, a reg.VecPhysical)    { v.narrow("store64"); v.ctx.VMOVQ(v.r(a), m) }
+func (v vex) swap(dst, a reg.VecPhysical)         { v.ctx.VPSHUFD(U8(0x4e), v.r(a), v.r(dst)) }
+func (v vex) shuffle(dst, a, idx reg.VecPhysical) { v.ctx.VPSHUFB(v.r(idx), v.r(a), v.r(dst)) }
+func (v vex) xor(dst, a, b reg.VecPhysical)       { v.ctx.VPXOR(v.r(b), v.r(a), v.r(dst)) }
+func (v vex) xor3(dst, a, b, c reg.VecPhysical)   { twoXor(v, dst, a, b, c) }
+func (v vex) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
+	v.ctx.VPCLMULQDQ(U8(imm), v.op(b), v.r(a), v.r(dst))
+}
+func (v vex) upper(dst, a reg.VecPhysical) {
+	if v.bits != 256 {
+		panic("vex: upper of a 128-bit register")
+	}
+	v.ctx.VEXTRACTI128(U8(1), v.r(a), dst.AsX())
+}
+
+// evex: EVEX encodings at 512 bits (AVX512F, AVX512BW for VPSHUFB, and
+// VPCLMULQDQ). The description uses only Z0..Z15, whose upper halves
+// VZEROUPPER clears, and mixes in VEX code at 256 and 128 bits.
+type evex struct{ ctx *build.Context }
+
+func (e evex) width() int    { return 512 }
+func (e evex) narrower() isa { return vex{e.ctx, 256} }
+func (e evex) memKey() bool  { return true }
+
+func (e evex) r(a reg.VecPhysical) reg.VecPhysical { return a.AsZ().(reg.VecPhysical) }
+
+func (e evex) op(b Op) Op {
+	if r, ok := b.(reg.VecPhysical); ok {
+		return e.r(r)
+	}
+	return b
+}
+
+func (e evex) copy(dst, a reg.VecPhysical) {
+	if dst != a {
+		e.ctx.VMOVDQA64(e.r(a), e.r(dst))
+	}
+}
+func (e evex) load(dst reg.VecPhysical, m Mem)      { e.ctx.VMOVDQU64(m, e.r(dst)) }
+func (e evex) broadcast(dst reg.VecPhysical, m Mem) { e.ctx.VBROADCASTI32X4(m, e.r(dst)) }
+func (e evex) load64(reg.VecPhysical, Mem)          { panic("evex: load64 is not part of the description") }
+func (e evex) store(Mem, reg.VecPhysical)           { panic("evex: store is not part of the description") }
+func (e evex) store64(Mem, reg.VecPhysical)         { panic("evex: store64 is not part of the description") }
+func (e evex) swap(dst, a reg.VecPhysical)          { e.ctx.VPSHUFD(U8(0x4e), e.r(a), e.r(dst)) }
+func (e evex) shuffle(dst, a, idx reg.VecPhysical)  { e.ctx.VPSHUFB(e.r(idx), e.r(a), e.r(dst)) }
+func (e evex) xor(dst, a, b reg.VecPhysical)        { e.ctx.VPXORD(e.r(b), e.r(a), e.r(dst)) }
+
+// xor3 is one VPTERNLOGD: 0x96 is the truth table of a ^ b ^ c.
+// The function is symmetric, so whichever operand dst is goes first.
+func (e evex) xor3(dst, a, b, c reg.VecPhysical) {
+	switch dst {
+	case b:
+		a, b = b, a
+	case c:
+		a, c = c, a
+	}
+	e.copy(dst, a)
+	e.ctx.VPTERNLOGD(U8(0x96), e.r(c), e.r(b), e.r(dst))
+}
+func (e evex) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
+	e.ctx.VPCLMULQDQ(U8(imm), e.op(b), e.r(a), e.r(dst))
+}
+func (e evex) upper(dst, a reg.VecPhysical) { e.ctx.VEXTRACTI64X4(U8(1), e.r(a), dst.AsY()) }
