@@ -4,7 +4,9 @@
 #   scripts/ci/qemu-test.sh GOARCH CPU GODEBUG EXPECT PKG [TESTFLAG...]
 #
 #   GOARCH   amd64, arm64, arm, ... (GOOS is linux); GOARM etc. pass through
-#   CPU      qemu -cpu model (core2duo, SandyBridge, qemu64, cortex-a53, ...), or "" for qemu's default
+#   CPU      qemu -cpu model (core2duo, SandyBridge, qemu64, cortex-a53, ...), or "" for qemu's default,
+#            or "native": no qemu, this machine's CPU (GOARCH must be the host's), for kernels
+#            no qemu model runs (VPCLMULQDQ, SHA-NI) selected in turn with GODEBUG
 #   GODEBUG  GODEBUG for the test binary (e.g. cpu.pmull=off), or ""
 #   EXPECT   NAME=VALUE set for the run, e.g. SIMDHASH_SHA1_KERNEL=ssse3: the package's
 #            TestDispatch then checks that Kernel() chose VALUE. This script also fails
@@ -51,10 +53,17 @@ ppc64le) qemu="qemu-ppc64le" ;;
 loong64) qemu="qemu-loongarch64" ;;
 *) qemu="qemu-$goarch" ;;
 esac
-command -v "$qemu" >/dev/null 2>&1 || {
-	echo "qemu-test: $qemu not found: run 'make deps' (installs qemu-user)" >&2
-	exit 1
-}
+if [[ $cpu == native ]]; then
+	if [[ $goarch != "$("$GO" env GOHOSTARCH)" ]]; then
+		echo "qemu-test: CPU native needs GOARCH $("$GO" env GOHOSTARCH), not $goarch" >&2
+		exit 2
+	fi
+else
+	command -v "$qemu" >/dev/null 2>&1 || {
+		echo "qemu-test: $qemu not found: run 'make deps' (installs qemu-user)" >&2
+		exit 1
+	}
+fi
 read -r -a expects <<<"$expect"
 for e in "${expects[@]}"; do
 	if [[ $e != *=* ]]; then
@@ -66,6 +75,10 @@ done
 qemu_cmd=("$qemu")
 [[ -n $cpu ]] && qemu_cmd+=(-cpu "$cpu")
 label="$goarch $pkg: ${qemu_cmd[*]}${godebug:+ GODEBUG=$godebug}${expect:+ $expect}"
+if [[ $cpu == native ]]; then
+	qemu_cmd=()
+	label="$goarch $pkg: native${godebug:+ GODEBUG=$godebug}${expect:+ $expect}"
+fi
 
 if [[ -n ${QEMU_TEST_DIR:-} ]]; then
 	dir=$QEMU_TEST_DIR
@@ -100,7 +113,7 @@ envs+=("${expects[@]}")
 
 start=$SECONDS
 rc=0
-(cd "$pkgdir" && env "${envs[@]}" "${qemu_cmd[@]}" "$bin" -test.v -test.timeout 10m "${testflags[@]}") \
+(cd "$pkgdir" && env "${envs[@]}" ${qemu_cmd[@]+"${qemu_cmd[@]}"} "$bin" -test.v -test.timeout 10m "${testflags[@]}") \
 	>"$log" 2>&1 || rc=$?
 grep -v "TCG doesn't support requested feature" "$log" >"$log.f" || true
 mv "$log.f" "$log"

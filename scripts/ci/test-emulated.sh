@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The emulated test matrix of `make test`: every kernel on a CPU model that
 # has exactly what it needs, plus the portable code on CPUs with no SIMD
-# kernel, and crypto/sha1's own code where sha1 hands the work to it
-# (stdlib). The `run` lines below only list the runs (see
+# kernel, crypto/sha1's own code where sha1 hands the work to it (stdlib),
+# and, natively, the kernels no model runs, selected in turn with GODEBUG.
+# The `run` lines below only list the runs (see
 # scripts/ci/qemu-test.sh for their fields); then each test binary is built
 # once (QEMU_TEST_DIR), and the runs go EMULATED_JOBS at a time (default:
 # the number of CPUs), with -test.short, one line each. Runs every entry,
@@ -35,9 +36,23 @@ run amd64 core2duo    "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # SSSE3, no PCL
 run amd64 Westmere    cpu.pclmulqdq=off SIMDHASH_GHASH_KERNEL=generic ./ghash
 run amd64 qemu64      "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # no PCLMULQDQ
 
+# The GHASH kernels no qemu model runs (VPCLMULQDQ), natively, each x86
+# kernel selected in turn with GODEBUG, where this machine has them.
+if [[ $("$GO" env GOHOSTARCH) == amd64 ]] && grep -qw vpclmulqdq /proc/cpuinfo && grep -qw avx2 /proc/cpuinfo; then
+	run amd64 native ""                             SIMDHASH_GHASH_KERNEL=vpclmul256 ./ghash
+	run amd64 native cpu.avx512=off                 SIMDHASH_GHASH_KERNEL=vpclmul256 ./ghash
+	run amd64 native cpu.vpclmulqdq=off             SIMDHASH_GHASH_KERNEL=pclmul     ./ghash
+	run amd64 native cpu.avx2=off                   SIMDHASH_GHASH_KERNEL=pclmul     ./ghash
+	run amd64 native cpu.vpclmulqdq=off,cpu.avx=off SIMDHASH_GHASH_KERNEL=pclmul-sse ./ghash
+	run amd64 native cpu.pclmulqdq=off              SIMDHASH_GHASH_KERNEL=generic    ./ghash
+else
+	echo "emulated: this machine has no VPCLMULQDQ with AVX2: the vpclmul256 dispatch runs are left out" >&2
+fi
+
 run arm64 "" ""            SIMDHASH_SHA1_KERNEL=ce      ./sha1 # every model has the SHA1 instructions
 run arm64 "" cpu.sha1=off  SIMDHASH_SHA1_KERNEL=neon    ./sha1 # as on a core without them
 run arm64 "" cpu.sha1=off,cpu.asimd=off SIMDHASH_SHA1_KERNEL=generic ./sha1
+
 run arm64 "" ""            SIMDHASH_GHASH_KERNEL=pmull ./ghash
 run arm64 "" cpu.pmull=off SIMDHASH_GHASH_KERNEL=neon  ./ghash
 

@@ -1,0 +1,368 @@
+// Ghashspeed measures the amd64 GHASH kernels against `openssl speed
+// ghash` in one run, as ratios, and how close each kernel's main loop comes
+// to the core's carry-less-multiply throughput.
+//
+// Each round runs `openssl speed -seconds S ghash` (a GMAC update on a key
+// set once, at 16, 64, 256, 1024, 8192 and 16384 bytes) and then, in the
+// ghash test binary, BenchmarkUpdate (each kernel's update on a key
+// expanded once), BenchmarkCLMUL (the multiplier's throughput at 128 and
+// 256 bits) and BenchmarkCycles (the clock). A ratio is taken within each
+// round, between measurements seconds apart, and the table prints the
+// median over the rounds with the lowest and highest beside it, so that a
+// busy machine shows as a wide range rather than as a wrong figure.
+//
+// The loop's share of the multiplier: the generated .s files give the
+// number of (V)PCLMULQDQ instructions in one group of the kernel's widest
+// loop and the bytes it absorbs; at 8192 bytes (whole groups only) the
+// kernel's time then gives the instructions issued per ns, divided by the
+// calibration's rate at the same width.
+//
+//	go test -c -o /tmp/ghash.test ./ghash
+//	go -C gen run ./tools/ghashspeed -test /tmp/ghash.test -dir ghash
+//
+// scripts/ghash-kernels-speed.sh does both.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/simdhash/simdhash/internal/asmtext"
+)
+
+var (
+	testBin   = flag.String("test", "", "the ghash package's test binary (go test -c ./ghash)")
+	dir       = flag.String("dir", "ghash", "the ghash package directory: the benchmarks run there and its .s files are read")
+	rounds    = flag.Int("rounds", 10, "rounds of OpenSSL then the Go benchmarks")
+	benchtime = flag.String("benchtime", "100ms", "-test.benchtime of each Go benchmark")
+	osslSecs  = flag.Int("openssl-seconds", 1, "-seconds of each openssl speed size")
+	bench     = flag.String("bench", "^(BenchmarkUpdate|BenchmarkCLMUL|BenchmarkCycles)$", "-test.bench pattern")
+	wall      = flag.Bool("wall", false, "time by the wall clock on both sides (openssl speed -elapsed, the benchmarks' ns/op) instead of CPU time")
+)
+
+// opensslSizes are the sizes `openssl speed ghash` reports, in order.
+var opensslSizes = []int{16, 64, 256, 1024, 8192, 16384}
+
+// loops names, per kernel, the generated file, its TEXT and the width of
+// its widest loop (whose labels are loop<width> and after<width>).
+var loops = map[string]struct {
+	file, text string
+	width      int
+}{
+	"pclmul":     {"ghash_amd64.s", "ghashPCLMULAVX", 128},
+	"pclmul-sse": {"ghash_amd64.s", "ghashPCLMUL", 128},
+	"vpclmul256": {"ghash_vpclmul256_amd64.s", "ghashVPCLMUL256", 256},
+	"vpclmul512": {"ghash_vpclmul512_amd64.s", "ghashVPCLMUL512", 512},
+}
+
+// round is one round's measurements.
+type round struct {
+	openssl  map[int]float64    // size -> bytes/ns
+	update   map[string]float64 // "kernel/size" -> ns/op
+	nsPerClm map[string]float64 // width -> ns per instruction
+	nsPerCyc float64
+}
+
+var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+func main() {
+	flag.Parse()
+	if *testBin == "" {
+		fail("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
+	}
+	bin, err := filepath.Abs(*testBin)
+	if err != nil {
+		fail(err.Error())
+	}
+	var rs []round
+	for i := 0; i < *rounds; i++ {
+		fmt.Fprintf(os.Stderr, "ghashspeed: round %d of %d\n", i+1, *rounds)
+		r := round{update: map[string]float64{}, nsPerClm: map[string]float64{}}
+		r.openssl = openssl()
+		goBench(bin, &r)
+		rs = append(rs, r)
+	}
+	report(rs)
+}
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, "ghashspeed:", msg)
+	os.Exit(1)
+}
+
+// openssl runs `openssl speed ghash` and returns bytes/ns per size.
+func openssl() map[int]float64 {
+	args := []string{"speed", "-seconds", strconv.Itoa(*osslSecs)}
+	if *wall {
+		args = append(args, "-elapsed")
+	}
+	out, err := exec.Command("openssl", append(args, "ghash")...).Output()
+	if err != nil {
+		fail("openssl speed ghash: " + err.Error())
+	}
+	res := map[int]float64{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 1+len(opensslSizes) || f[0] != "ghash" {
+			continue
+		}
+		for i, s := range opensslSizes {
+			v, err := strconv.ParseFloat(strings.TrimSuffix(f[1+i], "k"), 64)
+			if err != nil {
+				fail("openssl output: " + sc.Text())
+			}
+			res[s] = v * 1000 / 1e9 // 1000s of bytes per second -> bytes per ns
+		}
+	}
+	if len(res) == 0 {
+		fail("no ghash line in openssl's output:\n" + string(out))
+	}
+	return res
+}
+
+// goBench runs the Go benchmarks once into r.
+func goBench(bin string, r *round) {
+	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
+	cmd.Dir = *dir
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		fail(fmt.Sprintf("%s: %v\n%s", bin, err, out))
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		metrics := map[string]float64{}
+		f := strings.Fields(m[2])
+		for i := 0; i+1 < len(f); i += 2 {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				metrics[f[i+1]] = v
+			}
+		}
+		name := m[1]
+		switch {
+		case strings.HasPrefix(name, "Update/"):
+			r.update[strings.TrimPrefix(name, "Update/")] = cpuOr(metrics, "ns/op")
+		case strings.HasPrefix(name, "CLMUL/"):
+			r.nsPerClm[strings.TrimPrefix(name, "CLMUL/")] = cpuOr(metrics, "ns/clmul")
+		case name == "Cycles":
+			r.nsPerCyc = cpuOr(metrics, "ns/cycle")
+		}
+	}
+}
+
+// cpuOr returns the CPU-time form of metric ("cpu-" prefixed, from
+// internal/cycles.CPUTimer) where the benchmark reports it, else metric:
+// `openssl speed` divides by its user CPU time too.
+func cpuOr(metrics map[string]float64, metric string) float64 {
+	if v, ok := metrics["cpu-"+metric]; ok {
+		return v
+	}
+	if *wall {
+		return metrics[metric]
+	}
+	fail("no cpu-" + metric + " in the benchmark output (a platform without thread CPU time? use -wall)")
+	return 0
+}
+
+// stat is the median of xs with its range.
+type stat struct{ med, lo, hi float64 }
+
+func summarize(xs []float64) stat {
+	if len(xs) == 0 {
+		return stat{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return stat{med, s[0], s[len(s)-1]}
+}
+
+func (s stat) String() string {
+	if s.med == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f (%.2f-%.2f)", s.med, s.lo, s.hi)
+}
+
+// perRound collects f over the rounds where it is defined (ok).
+func perRound(rs []round, f func(r round) (float64, bool)) stat {
+	var xs []float64
+	for _, r := range rs {
+		if v, ok := f(r); ok {
+			xs = append(xs, v)
+		}
+	}
+	return summarize(xs)
+}
+
+// loopCost returns the (V)PCLMULQDQ instructions and bytes of one group
+// of kernel's widest loop, read from its generated file.
+func loopCost(kernel string) (clmuls, bytesPerGroup int, ok bool) {
+	l, found := loops[kernel]
+	if !found {
+		return 0, 0, false
+	}
+	src, err := os.ReadFile(filepath.Join(*dir, l.file))
+	if err != nil {
+		return 0, 0, false
+	}
+	body, found := asmtext.Body(string(src), l.text)
+	if !found {
+		return 0, 0, false
+	}
+	in := false
+	blocksRe := regexp.MustCompile(fmt.Sprintf(`Groups of (\d+) blocks at %d bits`, l.width))
+	for _, line := range body {
+		if m := blocksRe.FindStringSubmatch(line); m != nil {
+			b, _ := strconv.Atoi(m[1])
+			bytesPerGroup = 16 * b
+		}
+		t := strings.TrimSpace(line)
+		switch t {
+		case fmt.Sprintf("loop%d:", l.width):
+			in = true
+		case fmt.Sprintf("after%d:", l.width):
+			in = false
+		}
+		if in && (strings.HasPrefix(t, "PCLMULQDQ ") || strings.HasPrefix(t, "VPCLMULQDQ ")) {
+			clmuls++
+		}
+	}
+	return clmuls, bytesPerGroup, clmuls > 0 && bytesPerGroup > 0
+}
+
+func report(rs []round) {
+	var kernels []string
+	sizes := map[int]bool{}
+	for _, r := range rs {
+		for k := range r.update {
+			name, size, _ := strings.Cut(k, "/")
+			if !slices.Contains(kernels, name) {
+				kernels = append(kernels, name)
+			}
+			n, _ := strconv.Atoi(size)
+			sizes[n] = true
+		}
+	}
+	bytesPerNs := func(r round, k string, n int) (float64, bool) {
+		t, ok := r.update[fmt.Sprintf("%s/%d", k, n)]
+		return float64(n) / t, ok && t > 0
+	}
+
+	fmt.Printf("%d rounds; cells are the median over the rounds, (lowest-highest).\n\n", len(rs))
+	fmt.Println("Against `openssl speed ghash` (OpenSSL time / ours, per round):")
+	fmt.Println()
+	header := "| kernel |"
+	sep := "|---|"
+	for _, n := range opensslSizes {
+		if sizes[n] {
+			header += fmt.Sprintf(" %d B |", n)
+			sep += "---|"
+		}
+	}
+	fmt.Println(header)
+	fmt.Println(sep)
+	fmt.Printf("| OpenSSL (MB/s) |")
+	for _, n := range opensslSizes {
+		if sizes[n] {
+			fmt.Printf(" %.0f |", perRound(rs, func(r round) (float64, bool) { return r.openssl[n] * 1000, true }).med)
+		}
+	}
+	fmt.Println()
+	for _, k := range kernels {
+		fmt.Printf("| %s |", k)
+		for _, n := range opensslSizes {
+			if sizes[n] {
+				fmt.Printf(" %s |", perRound(rs, func(r round) (float64, bool) {
+					v, ok := bytesPerNs(r, k, n)
+					return v / r.openssl[n], ok
+				}))
+			}
+		}
+		fmt.Println()
+	}
+
+	var all []int
+	for n := range sizes {
+		all = append(all, n)
+	}
+	slices.Sort(all)
+	if slices.Contains(kernels, "pclmul") {
+		fmt.Println()
+		fmt.Println("Against pclmul (pclmul time / ours, per round):")
+		fmt.Println()
+		var cols []string
+		for _, k := range kernels {
+			if k != "pclmul" {
+				cols = append(cols, k)
+			}
+		}
+		fmt.Println("| bytes | " + strings.Join(cols, " | ") + " |")
+		fmt.Println("|---|" + strings.Repeat("---|", len(cols)))
+		for _, n := range all {
+			fmt.Printf("| %d |", n)
+			for _, k := range cols {
+				fmt.Printf(" %s |", perRound(rs, func(r round) (float64, bool) {
+					v, ok := bytesPerNs(r, k, n)
+					p, okp := bytesPerNs(r, "pclmul", n)
+					return v / p, ok && okp
+				}))
+			}
+			fmt.Println()
+		}
+	}
+
+	fmt.Println()
+	fmt.Println("At 8192 bytes: speed, cycles/byte (clock from BenchmarkCycles), and the main loop's share")
+	fmt.Println("of the multiplier's throughput (BenchmarkCLMUL at the loop's width):")
+	fmt.Println()
+	fmt.Println("| kernel | MB/s | cycles/byte | clmul per group | bytes per group | share of clmul throughput |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, k := range kernels {
+		mbs := perRound(rs, func(r round) (float64, bool) {
+			v, ok := bytesPerNs(r, k, 8192)
+			return v * 1000, ok
+		})
+		cpb := perRound(rs, func(r round) (float64, bool) {
+			t, ok := r.update[k+"/8192"]
+			return t / 8192 / r.nsPerCyc, ok && r.nsPerCyc > 0
+		})
+		clm, gb, ok := loopCost(k)
+		share := stat{}
+		if ok {
+			w := strconv.Itoa(loops[k].width)
+			share = perRound(rs, func(r round) (float64, bool) {
+				t, okt := r.update[k+"/8192"]
+				c, okc := r.nsPerClm[w]
+				// instructions issued per ns over instructions per ns at full rate
+				return float64(clm) / float64(gb) * 8192 / t * c, okt && okc && c > 0
+			})
+		}
+		fmt.Printf("| %s | %.0f | %s | %d | %d | %s |\n", k, mbs.med, cpb, clm, gb, share)
+	}
+	fmt.Println()
+	fmt.Printf("Clock: %s GHz; ns per instruction:", perRound(rs, func(r round) (float64, bool) { return 1 / r.nsPerCyc, r.nsPerCyc > 0 }))
+	for _, w := range []string{"128", "256", "512"} {
+		if s := perRound(rs, func(r round) (float64, bool) { c, ok := r.nsPerClm[w]; return c, ok }); s.med > 0 {
+			fmt.Printf(" %s-bit clmul %s;", w, s)
+		}
+	}
+	fmt.Println()
+}
