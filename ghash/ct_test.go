@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/asmtext"
 )
 
 // The constant-time check. It compiles this package's test binary for
@@ -315,6 +317,35 @@ func (p *ctProg) refs(f *ctFunc) []struct {
 	}
 	var rs []out
 	asm := strings.HasSuffix(f.file, ".s")
+	if asm && p.arch == "amd64" {
+		// Go's x86 disassembler does not know VEX and EVEX encodings and
+		// loses the instruction boundaries in them, so that the bytes of
+		// a kernel can read as references to any symbol. The generated
+		// source says what the kernel refers to: its (SB) operands.
+		src, err := os.ReadFile(f.file)
+		if err != nil {
+			return []out{{ctRef{bad: "the assembly source cannot be read: " + err.Error()}, ctInsn{pos: f.file}}}
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(f.name, ctPkg), ".abi0")
+		body, ok := asmtext.Body(string(src), name)
+		if !ok {
+			return []out{{ctRef{bad: "no TEXT for it in " + f.file}, ctInsn{pos: f.file}}}
+		}
+		for i, line := range body {
+			code := strings.TrimSpace(asmtext.Code(line))
+			in := ctInsn{pos: fmt.Sprintf("%s, line %d of %s's body", f.file, i+1, name), text: code}
+			for _, m := range ctNamedOperand.FindAllStringSubmatch(code, -1) {
+				sym, _, _ := strings.Cut(m[1], "+")
+				sym = strings.TrimSuffix(sym, "<>")
+				if rest, ok := strings.CutPrefix(sym, "·"); ok {
+					sym = ctPkg + rest
+				}
+				op, _, _ := strings.Cut(code, " ")
+				rs = append(rs, out{ctRef{call: op == "CALL" || op == "JMP", name: sym}, in})
+			}
+		}
+		return rs
+	}
 	for i, in := range f.insns {
 		add := func(r ctRef) { rs = append(rs, out{r, in}) }
 		text := in.text
@@ -341,12 +372,6 @@ func (p *ctProg) refs(f *ctFunc) []struct {
 		}
 		switch p.arch {
 		case "amd64":
-			if asm {
-				// Go's x86 disassembler does not know VEX encodings and
-				// loses the instruction boundaries in them; in assembly,
-				// only the references it names are taken.
-				continue
-			}
 			for _, m := range ctIPOperand.FindAllStringSubmatch(text, -1) {
 				d, _ := strconv.ParseInt(m[1], 0, 64)
 				add(ctRef{addr: uint64(int64(in.addr) + int64(in.size) + d)})

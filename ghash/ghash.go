@@ -84,8 +84,9 @@
 // loads, built into the same binary, must be caught on every target. On
 // 32-bit arm a literal-pool word counts as an address when the compiled
 // code uses it as one; in the assembly kernels every such word counts. On
-// amd64 only the references that Go's disassembler names are read from the
-// assembly kernels, since it does not decode their VEX instructions.
+// amd64 the assembly kernels' references are read from their generated
+// source ((SB) operands), since Go's disassembler does not decode their
+// VEX and EVEX instructions.
 // Timing itself is not measured: the property rests on the form of the
 // code, which this check and generic.go's description establish.
 package ghash
