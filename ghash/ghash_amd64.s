@@ -12,16 +12,16 @@ DATA ghashPoly<>+0(SB)/8, $0xc200000000000000
 DATA ghashPoly<>+8(SB)/8, $0x0000000000000000
 GLOBL ghashPoly<>(SB), RODATA|NOPTR, $16
 
-// func ghashPCLMUL(y *[16]byte, key *[96]uint64, p []byte)
+// func ghashPCLMUL(y *[16]byte, key *[48]uint64, p []byte)
 // Requires: PCLMULQDQ, SSE2, SSSE3
 TEXT ·ghashPCLMUL(SB), NOSPLIT, $0-40
 	// ghashPCLMUL absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.
 	// Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient
 	// of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.
 	// Loops: 128-bit groups of 8 blocks (the first from 8 blocks up); then single blocks.
-	// Key layout (768 bytes):
-	//   +  0  H^32..H^1, 16 bytes each (low 64 bits first)
-	//   +512  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
+	// Key layout (384 bytes):
+	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
+	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
 	MOVQ p_len+24(FP), CX
 
@@ -44,8 +44,8 @@ loop128:
 	// Block 1 times H^7.
 	MOVOU     16(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     400(SI), X7
-	MOVQ      720(SI), X8
+	MOVOU     144(SI), X7
+	MOVQ      336(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	MOVO      X9, X5
@@ -58,8 +58,8 @@ loop128:
 	// Block 2 times H^6.
 	MOVOU     32(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     416(SI), X7
-	MOVQ      736(SI), X8
+	MOVOU     160(SI), X7
+	MOVQ      352(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -73,8 +73,8 @@ loop128:
 	// Block 3 times H^5.
 	MOVOU     48(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     432(SI), X7
-	MOVQ      752(SI), X8
+	MOVOU     176(SI), X7
+	MOVQ      368(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -88,8 +88,8 @@ loop128:
 	// Block 4 times H^4.
 	MOVOU     64(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     448(SI), X7
-	MOVQ      712(SI), X8
+	MOVOU     192(SI), X7
+	MOVQ      328(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -103,8 +103,8 @@ loop128:
 	// Block 5 times H^3.
 	MOVOU     80(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     464(SI), X7
-	MOVQ      728(SI), X8
+	MOVOU     208(SI), X7
+	MOVQ      344(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -118,8 +118,8 @@ loop128:
 	// Block 6 times H^2.
 	MOVOU     96(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     480(SI), X7
-	MOVQ      744(SI), X8
+	MOVOU     224(SI), X7
+	MOVQ      360(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -133,8 +133,8 @@ loop128:
 	// Block 7 times H^1.
 	MOVOU     112(DX), X6
 	PSHUFB    X1, X6
-	MOVOU     496(SI), X7
-	MOVQ      760(SI), X8
+	MOVOU     240(SI), X7
+	MOVQ      376(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -149,8 +149,8 @@ loop128:
 	MOVOU     (DX), X6
 	PSHUFB    X1, X6
 	PXOR      X0, X6
-	MOVOU     384(SI), X7
-	MOVQ      704(SI), X8
+	MOVOU     128(SI), X7
+	MOVQ      320(SI), X8
 	PSHUFD    $0x4e, X6, X9
 	PXOR      X6, X9
 	PCLMULQDQ $0x00, X8, X9
@@ -187,11 +187,11 @@ after128:
 	JZ    store
 	MOVQ  CX, BX
 
-	// kpow = &H^m = key + 512 - 16m; the sums are made here.
+	// kpow = &H^m = key + 256 - 16m; the sums are made here.
 	MOVQ BX, R8
 	SHLQ $0x04, R8
 	NEGQ R8
-	LEAQ 512(SI)(R8*1), R8
+	LEAQ 256(SI)(R8*1), R8
 
 	// The group's first block, with y added, sets the sums.
 	MOVOU     (DX), X6
@@ -256,16 +256,16 @@ store:
 done:
 	RET
 
-// func ghashPCLMULAVX(y *[16]byte, key *[96]uint64, p []byte)
+// func ghashPCLMULAVX(y *[16]byte, key *[48]uint64, p []byte)
 // Requires: AVX, PCLMULQDQ
 TEXT ·ghashPCLMULAVX(SB), NOSPLIT, $0-40
 	// ghashPCLMULAVX absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.
 	// Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient
 	// of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.
 	// Loops: 128-bit groups of 8 blocks (the first from 8 blocks up); then single blocks.
-	// Key layout (768 bytes):
-	//   +  0  H^32..H^1, 16 bytes each (low 64 bits first)
-	//   +512  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
+	// Key layout (384 bytes):
+	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
+	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
 	MOVQ p_len+24(FP), CX
 
@@ -290,20 +290,20 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, 720(SI), X9, X5
-	VPCLMULQDQ $0x00, 400(SI), X6, X3
-	VPCLMULQDQ $0x11, 400(SI), X6, X4
+	VPCLMULQDQ $0x00, 336(SI), X9, X5
+	VPCLMULQDQ $0x00, 144(SI), X6, X3
+	VPCLMULQDQ $0x11, 144(SI), X6, X4
 
 	// Block 2 times H^6.
 	VMOVDQU    32(DX), X6
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, 736(SI), X9, X9
+	VPCLMULQDQ $0x00, 352(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 416(SI), X6, X9
+	VPCLMULQDQ $0x00, 160(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 416(SI), X6, X6
+	VPCLMULQDQ $0x11, 160(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 3 times H^5.
@@ -311,11 +311,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, 752(SI), X9, X9
+	VPCLMULQDQ $0x00, 368(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 432(SI), X6, X9
+	VPCLMULQDQ $0x00, 176(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 432(SI), X6, X6
+	VPCLMULQDQ $0x11, 176(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 4 times H^4.
@@ -323,11 +323,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x10, 704(SI), X9, X9
+	VPCLMULQDQ $0x10, 320(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 448(SI), X6, X9
+	VPCLMULQDQ $0x00, 192(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 448(SI), X6, X6
+	VPCLMULQDQ $0x11, 192(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 5 times H^3.
@@ -335,11 +335,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x10, 720(SI), X9, X9
+	VPCLMULQDQ $0x10, 336(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 464(SI), X6, X9
+	VPCLMULQDQ $0x00, 208(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 464(SI), X6, X6
+	VPCLMULQDQ $0x11, 208(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 6 times H^2.
@@ -347,11 +347,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x10, 736(SI), X9, X9
+	VPCLMULQDQ $0x10, 352(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 480(SI), X6, X9
+	VPCLMULQDQ $0x00, 224(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 480(SI), X6, X6
+	VPCLMULQDQ $0x11, 224(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 7 times H^1.
@@ -359,11 +359,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x10, 752(SI), X9, X9
+	VPCLMULQDQ $0x10, 368(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 496(SI), X6, X9
+	VPCLMULQDQ $0x00, 240(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 496(SI), X6, X6
+	VPCLMULQDQ $0x11, 240(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 0 times H^8.
@@ -372,11 +372,11 @@ loop128:
 	VPXOR      X0, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, 704(SI), X9, X9
+	VPCLMULQDQ $0x00, 320(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 384(SI), X6, X9
+	VPCLMULQDQ $0x00, 128(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 384(SI), X6, X6
+	VPCLMULQDQ $0x11, 128(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
@@ -402,11 +402,11 @@ after128:
 	JZ    store
 	MOVQ  CX, BX
 
-	// kpow = &H^m = key + 512 - 16m; the sums are made here.
+	// kpow = &H^m = key + 256 - 16m; the sums are made here.
 	MOVQ BX, R8
 	SHLQ $0x04, R8
 	NEGQ R8
-	LEAQ 512(SI)(R8*1), R8
+	LEAQ 256(SI)(R8*1), R8
 
 	// The group's first block, with y added, sets the sums.
 	VMOVDQU    (DX), X6
@@ -464,22 +464,29 @@ store:
 done:
 	RET
 
-// func ghashPowers(key *[96]uint64, n int)
+// func ghashPowers(key *[48]uint64, n int)
 // Requires: PCLMULQDQ, SSE2
 TEXT ·ghashPowers(SB), NOSPLIT, $0-16
-	// ghashPowers sets H^2..H^n and the sums of H^1..H^n, n <= 32, from H^1.
+	// ghashPowers sets H^2..H^n and the sums of H^1..H^n, n <= 16, from H^1.
 	// Each power is the product of two made before it, as shallow as possible:
 	// H^i = H^ceil(i/2) · H^floor(i/2).
-	MOVQ  key+0(FP), DI
-	MOVQ  n+8(FP), CX
+	MOVQ key+0(FP), DI
+	MOVQ n+8(FP), CX
+
+	// n = min(n, 16): the key has no room for more.
+	CMPQ CX, $0x10
+	JBE  fits
+	MOVL $0x00000010, CX
+
+fits:
 	MOVOU ghashPoly<>+0(SB), X2
 
 	// The sum of H^1.
 	MOVL   $0x00000001, AX
-	MOVOU  496(DI), X6
+	MOVOU  240(DI), X6
 	PSHUFD $0x4e, X6, X9
 	PXOR   X6, X9
-	MOVL   $0x00000020, R9
+	MOVL   $0x00000010, R9
 	SUBQ   AX, R9
 	MOVQ   R9, BX
 	ANDQ   $0x03, BX
@@ -491,7 +498,7 @@ TEXT ·ghashPowers(SB), NOSPLIT, $0-16
 	SHRQ   $0x02, R9
 	ANDQ   $0x01, R9
 	LEAQ   (BX)(R9*8), R9
-	MOVQ   X9, 512(DI)(R9*1)
+	MOVQ   X9, 256(DI)(R9*1)
 
 power:
 	INCQ AX
@@ -507,8 +514,8 @@ power:
 	SHRQ      $0x01, R8
 	SHLQ      $0x04, R8
 	NEGQ      R8
-	MOVOU     512(DI)(BX*1), X6
-	MOVOU     512(DI)(R8*1), X7
+	MOVOU     256(DI)(BX*1), X6
+	MOVOU     256(DI)(R8*1), X7
 	PSHUFD    $0x4e, X7, X8
 	PXOR      X7, X8
 	PSHUFD    $0x4e, X6, X9
@@ -537,10 +544,10 @@ power:
 	MOVQ      AX, R9
 	SHLQ      $0x04, R9
 	NEGQ      R9
-	MOVOU     X0, 512(DI)(R9*1)
+	MOVOU     X0, 256(DI)(R9*1)
 	PSHUFD    $0x4e, X0, X9
 	PXOR      X0, X9
-	MOVL      $0x00000020, R9
+	MOVL      $0x00000010, R9
 	SUBQ      AX, R9
 	MOVQ      R9, BX
 	ANDQ      $0x03, BX
@@ -552,7 +559,7 @@ power:
 	SHRQ      $0x02, R9
 	ANDQ      $0x01, R9
 	LEAQ      (BX)(R9*8), R9
-	MOVQ      X9, 512(DI)(R9*1)
+	MOVQ      X9, 256(DI)(R9*1)
 	JMP       power
 
 done:

@@ -12,16 +12,16 @@ DATA ghashPoly<>+0(SB)/8, $0xc200000000000000
 DATA ghashPoly<>+8(SB)/8, $0x0000000000000000
 GLOBL ghashPoly<>(SB), RODATA|NOPTR, $16
 
-// func ghashVPCLMUL256(y *[16]byte, key *[96]uint64, p []byte)
+// func ghashVPCLMUL256(y *[16]byte, key *[48]uint64, p []byte)
 // Requires: AVX, AVX2, PCLMULQDQ, VPCLMULQDQ
 TEXT ·ghashVPCLMUL256(SB), NOSPLIT, $0-40
 	// ghashVPCLMUL256 absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.
 	// Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient
 	// of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.
 	// Loops: 256-bit groups of 16 blocks, then 128-bit groups of 8 blocks (the first from 16 blocks up); then single blocks.
-	// Key layout (768 bytes):
-	//   +  0  H^32..H^1, 16 bytes each (low 64 bits first)
-	//   +512  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
+	// Key layout (384 bytes):
+	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
+	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 16) and their sums, nothing more.
 	// Knobs: width=256 blocks=16 threshold=16
 	MOVQ p_len+24(FP), CX
@@ -49,20 +49,20 @@ loop256:
 	VPSHUFB    Y1, Y6, Y6
 	VPSHUFD    $0x4e, Y6, Y9
 	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x00, 672(SI), Y9, Y5
-	VPCLMULQDQ $0x00, 288(SI), Y6, Y3
-	VPCLMULQDQ $0x11, 288(SI), Y6, Y4
+	VPCLMULQDQ $0x00, 288(SI), Y9, Y5
+	VPCLMULQDQ $0x00, 32(SI), Y6, Y3
+	VPCLMULQDQ $0x11, 32(SI), Y6, Y4
 
 	// Blocks 4..5 times H^12..H^11.
 	VMOVDQU    64(DX), Y6
 	VPSHUFB    Y1, Y6, Y6
 	VPSHUFD    $0x4e, Y6, Y9
 	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x10, 640(SI), Y9, Y9
+	VPCLMULQDQ $0x10, 256(SI), Y9, Y9
 	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 320(SI), Y6, Y9
+	VPCLMULQDQ $0x00, 64(SI), Y6, Y9
 	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 320(SI), Y6, Y6
+	VPCLMULQDQ $0x11, 64(SI), Y6, Y6
 	VPXOR      Y6, Y4, Y4
 
 	// Blocks 6..7 times H^10..H^9.
@@ -70,11 +70,11 @@ loop256:
 	VPSHUFB    Y1, Y6, Y6
 	VPSHUFD    $0x4e, Y6, Y9
 	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x10, 672(SI), Y9, Y9
+	VPCLMULQDQ $0x10, 288(SI), Y9, Y9
 	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 352(SI), Y6, Y9
+	VPCLMULQDQ $0x00, 96(SI), Y6, Y9
 	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 352(SI), Y6, Y6
+	VPCLMULQDQ $0x11, 96(SI), Y6, Y6
 	VPXOR      Y6, Y4, Y4
 
 	// Blocks 8..9 times H^8..H^7.
@@ -82,11 +82,11 @@ loop256:
 	VPSHUFB    Y1, Y6, Y6
 	VPSHUFD    $0x4e, Y6, Y9
 	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x00, 704(SI), Y9, Y9
+	VPCLMULQDQ $0x00, 320(SI), Y9, Y9
 	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 384(SI), Y6, Y9
+	VPCLMULQDQ $0x00, 128(SI), Y6, Y9
 	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 384(SI), Y6, Y6
+	VPCLMULQDQ $0x11, 128(SI), Y6, Y6
 	VPXOR      Y6, Y4, Y4
 
 	// Blocks 10..11 times H^6..H^5.
@@ -94,11 +94,11 @@ loop256:
 	VPSHUFB    Y1, Y6, Y6
 	VPSHUFD    $0x4e, Y6, Y9
 	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x00, 736(SI), Y9, Y9
+	VPCLMULQDQ $0x00, 352(SI), Y9, Y9
 	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 416(SI), Y6, Y9
+	VPCLMULQDQ $0x00, 160(SI), Y6, Y9
 	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 416(SI), Y6, Y6
+	VPCLMULQDQ $0x11, 160(SI), Y6, Y6
 	VPXOR      Y6, Y4, Y4
 
 	// Blocks 12..13 times H^4..H^3.
@@ -106,11 +106,11 @@ loop256:
 	VPSHUFB    Y1, Y6, Y6
 	VPSHUFD    $0x4e, Y6, Y9
 	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x10, 704(SI), Y9, Y9
+	VPCLMULQDQ $0x10, 320(SI), Y9, Y9
 	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 448(SI), Y6, Y9
+	VPCLMULQDQ $0x00, 192(SI), Y6, Y9
 	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 448(SI), Y6, Y6
+	VPCLMULQDQ $0x11, 192(SI), Y6, Y6
 	VPXOR      Y6, Y4, Y4
 
 	// Blocks 14..15 times H^2..H^1.
@@ -118,11 +118,11 @@ loop256:
 	VPSHUFB    Y1, Y6, Y6
 	VPSHUFD    $0x4e, Y6, Y9
 	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x10, 736(SI), Y9, Y9
+	VPCLMULQDQ $0x10, 352(SI), Y9, Y9
 	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 480(SI), Y6, Y9
+	VPCLMULQDQ $0x00, 224(SI), Y6, Y9
 	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 480(SI), Y6, Y6
+	VPCLMULQDQ $0x11, 224(SI), Y6, Y6
 	VPXOR      Y6, Y4, Y4
 
 	// Blocks 0..1 times H^16..H^15.
@@ -131,11 +131,11 @@ loop256:
 	VPXOR      Y0, Y6, Y6
 	VPSHUFD    $0x4e, Y6, Y9
 	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x00, 640(SI), Y9, Y9
+	VPCLMULQDQ $0x00, 256(SI), Y9, Y9
 	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 256(SI), Y6, Y9
+	VPCLMULQDQ $0x00, (SI), Y6, Y9
 	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 256(SI), Y6, Y6
+	VPCLMULQDQ $0x11, (SI), Y6, Y6
 	VPXOR      Y6, Y4, Y4
 
 	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
@@ -170,20 +170,20 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, 720(SI), X9, X5
-	VPCLMULQDQ $0x00, 400(SI), X6, X3
-	VPCLMULQDQ $0x11, 400(SI), X6, X4
+	VPCLMULQDQ $0x00, 336(SI), X9, X5
+	VPCLMULQDQ $0x00, 144(SI), X6, X3
+	VPCLMULQDQ $0x11, 144(SI), X6, X4
 
 	// Block 2 times H^6.
 	VMOVDQU    32(DX), X6
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, 736(SI), X9, X9
+	VPCLMULQDQ $0x00, 352(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 416(SI), X6, X9
+	VPCLMULQDQ $0x00, 160(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 416(SI), X6, X6
+	VPCLMULQDQ $0x11, 160(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 3 times H^5.
@@ -191,11 +191,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, 752(SI), X9, X9
+	VPCLMULQDQ $0x00, 368(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 432(SI), X6, X9
+	VPCLMULQDQ $0x00, 176(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 432(SI), X6, X6
+	VPCLMULQDQ $0x11, 176(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 4 times H^4.
@@ -203,11 +203,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x10, 704(SI), X9, X9
+	VPCLMULQDQ $0x10, 320(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 448(SI), X6, X9
+	VPCLMULQDQ $0x00, 192(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 448(SI), X6, X6
+	VPCLMULQDQ $0x11, 192(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 5 times H^3.
@@ -215,11 +215,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x10, 720(SI), X9, X9
+	VPCLMULQDQ $0x10, 336(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 464(SI), X6, X9
+	VPCLMULQDQ $0x00, 208(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 464(SI), X6, X6
+	VPCLMULQDQ $0x11, 208(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 6 times H^2.
@@ -227,11 +227,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x10, 736(SI), X9, X9
+	VPCLMULQDQ $0x10, 352(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 480(SI), X6, X9
+	VPCLMULQDQ $0x00, 224(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 480(SI), X6, X6
+	VPCLMULQDQ $0x11, 224(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 7 times H^1.
@@ -239,11 +239,11 @@ loop128:
 	VPSHUFB    X1, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x10, 752(SI), X9, X9
+	VPCLMULQDQ $0x10, 368(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 496(SI), X6, X9
+	VPCLMULQDQ $0x00, 240(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 496(SI), X6, X6
+	VPCLMULQDQ $0x11, 240(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Block 0 times H^8.
@@ -252,11 +252,11 @@ loop128:
 	VPXOR      X0, X6, X6
 	VPSHUFD    $0x4e, X6, X9
 	VPXOR      X6, X9, X9
-	VPCLMULQDQ $0x00, 704(SI), X9, X9
+	VPCLMULQDQ $0x00, 320(SI), X9, X9
 	VPXOR      X9, X5, X5
-	VPCLMULQDQ $0x00, 384(SI), X6, X9
+	VPCLMULQDQ $0x00, 128(SI), X6, X9
 	VPXOR      X9, X3, X3
-	VPCLMULQDQ $0x11, 384(SI), X6, X6
+	VPCLMULQDQ $0x11, 128(SI), X6, X6
 	VPXOR      X6, X4, X4
 
 	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
@@ -282,11 +282,11 @@ after128:
 	JZ    store
 	MOVQ  CX, BX
 
-	// kpow = &H^m = key + 512 - 16m; the sums are made here.
+	// kpow = &H^m = key + 256 - 16m; the sums are made here.
 	MOVQ BX, R8
 	SHLQ $0x04, R8
 	NEGQ R8
-	LEAQ 512(SI)(R8*1), R8
+	LEAQ 256(SI)(R8*1), R8
 
 	// The group's first block, with y added, sets the sums.
 	VMOVDQU    (DX), X6

@@ -82,7 +82,7 @@ func clmulLoop512(n int)
 // from H^tableBlocks down to H^1; then the Karatsuba sum lo^hi of H^i at
 // word sumWord(i), interleaved for vectors of tableLanes lanes.
 const (
-	tableBlocks     = 32
+	tableBlocks     = 16
 	tableLanes      = 4
 	pclmulMaxBlocks = 8 // blocks per reduction of the 128-bit loop
 	sumsWord        = 2 * tableBlocks

@@ -67,7 +67,7 @@ func TestPCLMULPowers(t *testing.T) {
 			updateGeneric(&next, &gk, pow[:])
 			pow = next
 		}
-		for _, n := range []int{1, 2, pclmulMaxBlocks, 16, tableBlocks - 1} {
+		for _, n := range []int{1, 2, pclmulMaxBlocks, tableBlocks - 1, tableBlocks, tableBlocks + 1} {
 			var part expandedKey
 			expandPCLMUL(&part, &h, n)
 			for i := 1; i <= tableBlocks; i++ {
@@ -76,6 +76,13 @@ func TestPCLMULPowers(t *testing.T) {
 					t.Fatalf("expandPCLMUL(key, %d): H^%d set = %v", n, i, set)
 				}
 			}
+		}
+		// ghashPowers itself stops at the key's end, whatever n.
+		var all expandedKey
+		expandPCLMUL(&all, &h, 1)
+		ghashPowers(&all.asm, 1<<40)
+		if all.asm != k.asm {
+			t.Fatal("ghashPowers(key, 1<<40) differs from the full expansion")
 		}
 	}
 }

@@ -84,8 +84,8 @@ import (
 // additions, whatever its width.
 //
 // A kernel is a list of such loops, widest first, each with its group
-// size: the 128-bit one takes 8 blocks, the 256-bit one 16 or 32, the
-// 512-bit one 16 or 32 (the knobs). The widest loop is used from a
+// size: the 128-bit one takes 8 blocks, the 256- and 512-bit ones 16 (the
+// -blocks knob; 32 needs a key layout of 32 powers, tableBlocks). The widest loop is used from a
 // threshold (a knob) up; what is left after it goes to the narrower loops,
 // and the rest, fewer than 8 blocks, to a loop over single blocks whose
 // key addresses run from H^r up to H^1, so one piece of code serves every
@@ -106,9 +106,9 @@ import (
 // The expanded key layout, shared by every amd64 kernel: key powers, then
 // their Karatsuba sums. ghash/kernel_amd64.go mirrors these numbers.
 const (
-	tableBlocks = 32                            // H^1..H^32: the most blocks any loop absorbs per reduction
+	tableBlocks = 16                            // H^1..H^16: the most blocks any loop absorbs per reduction
 	tableLanes  = 4                             // the sums are laid out for vectors of up to four lanes
-	powersOff   = 0                             // H^i at byte powerAddr(i): H^32 first, H^1 last
+	powersOff   = 0                             // H^i at byte powerAddr(i): H^16 first, H^1 last
 	sumsOff     = powersOff + 16*tableBlocks    // lo^hi of H^i at byte sumAddr(i)
 	keyWords    = (sumsOff + 8*tableBlocks) / 8 // the size of expandedKey.asm, in uint64 words
 	polyConst   = 0xc2 << 56                    // y^63 + y^62 + y^57: the Montgomery step's multiplier
@@ -420,8 +420,8 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
 }
 
 // powers emits ghashPowers(key *[keyWords]uint64, n int): from H' at H^1's
-// place it computes H^2..H^n and the Karatsuba sums of H^1..H^n, for n up
-// to tableBlocks, with the description's own multiply.
+// place it computes H^2..H^n and the Karatsuba sums of H^1..H^n, with the
+// description's own multiply; n above tableBlocks counts as tableBlocks.
 func powers(ctx *build.Context, o isa, polyMem Mem) {
 	d := &desc{ctx: ctx, r: plan}
 	r := d.r
@@ -435,6 +435,11 @@ func powers(ctx *build.Context, o isa, polyMem Mem) {
 	a, b, addr := reg.RBX, reg.R8, reg.R9
 	ctx.Load(ctx.Param("key"), kp)
 	ctx.Load(ctx.Param("n"), n)
+	ctx.Commentf("n = min(n, %d): the key has no room for more.", tableBlocks)
+	ctx.CMPQ(n, U8(tableBlocks))
+	ctx.JBE(LabelRef("fits"))
+	ctx.MOVL(U32(tableBlocks), n.As32())
+	ctx.Label("fits")
 	o.load(r.poly, polyMem)
 	// The powers run down from H^tableBlocks: H^i is at
 	// powerAddr(1) + 16 - 16i.

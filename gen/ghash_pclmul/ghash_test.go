@@ -114,7 +114,6 @@ func TestGenerate(t *testing.T) {
 	for _, p := range []params{
 		{width: W128},
 		{width: W256},
-		{width: W256, blocks: Blocks32},
 		{width: W256, threshold: 40},
 		{width: W512},
 		{width: W512, blocks: Blocks16},
@@ -131,7 +130,7 @@ func TestGenerate(t *testing.T) {
 	for _, p := range []params{
 		{width: W128, blocks: Blocks16},
 		{width: W256, blocks: Blocks(7)},
-		{width: W256, blocks: Blocks32, threshold: 16},
+		{width: W256, blocks: Blocks32}, // more powers than the key layout holds
 		{width: W512, blocks: Blocks(9)},
 	} {
 		if err := generate(build.NewContext(), p); err == nil {

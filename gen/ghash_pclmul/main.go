@@ -68,9 +68,9 @@ const (
 
 var blocksSpec = &knob.Spec{Flag: "blocks", What: "blocks per reduction in the widest loop (256 and 512 bits):",
 	Choices: []knob.Choice{
-		BlocksAuto: {Name: "auto", Help: "the width's default: 16 at 256 bits, 32 at 512 (docs/ghash-vpclmul.md)"},
+		BlocksAuto: {Name: "auto", Help: "the width's default: 16 (docs/ghash-vpclmul.md)"},
 		Blocks16:   {Name: "16", Help: "8 blocks per lane at 256 bits, 4 at 512"},
-		Blocks32:   {Name: "32", Help: "16 blocks per lane at 256 bits, 8 at 512"},
+		Blocks32:   {Name: "32", Help: "16 blocks per lane at 256 bits, 8 at 512; needs tableBlocks = 32 in gen/ghash_pclmul/ghash.go and ghash/kernel_amd64.go (a 768-byte key layout)"},
 	}}
 
 func (b Blocks) String() string      { return blocksSpec.Name(int(b)) }
@@ -123,8 +123,9 @@ func (p *params) knobs() []knob.Knob { return []knob.Knob{&p.width, &p.blocks, &
 
 // defaultBlocks is the group size of each wide width's widest loop
 // (docs/ghash-vpclmul.md has the measurements behind the 256-bit one;
-// the 512-bit one could not be measured on this project's machine).
-var defaultBlocks = map[Width]Blocks{W256: Blocks16, W512: Blocks32}
+// the 512-bit one could not be measured on this project's machine, and
+// takes the size of the key layout).
+var defaultBlocks = map[Width]Blocks{W256: Blocks16, W512: Blocks16}
 
 // resolve checks the knobs against the width and fills in the defaults.
 func (p *params) resolve() error {
@@ -139,6 +140,9 @@ func (p *params) resolve() error {
 	}
 	if p.blocks == BlocksAuto {
 		p.blocks = defaultBlocks[p.width]
+	}
+	if p.blocks.n() > tableBlocks {
+		return fmt.Errorf("-blocks %d: the key layout holds H^1..H^%d (tableBlocks in gen/ghash_pclmul/ghash.go and ghash/kernel_amd64.go; 32 makes every amd64 Key 384 bytes larger)", p.blocks.n(), tableBlocks)
 	}
 	if p.threshold == 0 {
 		p.threshold = Threshold(p.blocks.n())
