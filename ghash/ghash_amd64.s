@@ -470,52 +470,497 @@ TEXT ·ghashPowers(SB), NOSPLIT, $0-16
 	// ghashPowers sets H^2..H^n and the sums of H^1..H^n, n <= 16, from H^1.
 	// Each power is the product of two made before it, as shallow as possible:
 	// H^i = H^ceil(i/2) · H^floor(i/2).
-	MOVQ key+0(FP), DI
-	MOVQ n+8(FP), CX
+	MOVQ   key+0(FP), DI
+	MOVQ   n+8(FP), CX
+	MOVOU  ghashPoly<>+0(SB), X2
+	MOVOU  240(DI), X1
+	PSHUFD $0x4e, X1, X9
+	PXOR   X1, X9
+	MOVQ   X9, 376(DI)
 
-	// n = min(n, 16): the key has no room for more.
-	CMPQ CX, $0x10
-	JBE  fits
-	MOVL $0x00000010, CX
+	// H^2 = H^1 · H^1
+	CMPQ      CX, $0x02
+	JB        done
+	MOVO      X1, X6
+	PSHUFD    $0x4e, X1, X8
+	PXOR      X1, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X1, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X1, X4
 
-fits:
-	MOVOU ghashPoly<>+0(SB), X2
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X10
+	PXOR      X5, X10
+	PXOR      X9, X10
+	MOVOU     X10, 224(DI)
+	PSHUFD    $0x4e, X10, X9
+	PXOR      X10, X9
+	MOVQ      X9, 360(DI)
 
-	// The sum of H^1.
-	MOVL   $0x00000001, AX
-	MOVOU  240(DI), X6
-	PSHUFD $0x4e, X6, X9
-	PXOR   X6, X9
-	MOVL   $0x00000010, R9
-	SUBQ   AX, R9
-	MOVQ   R9, BX
-	ANDQ   $0x03, BX
-	SHLQ   $0x04, BX
-	MOVQ   R9, R8
-	SHRQ   $0x03, R8
-	SHLQ   $0x06, R8
-	ADDQ   R8, BX
-	SHRQ   $0x02, R9
-	ANDQ   $0x01, R9
-	LEAQ   (BX)(R9*8), R9
-	MOVQ   X9, 256(DI)(R9*1)
+	// H^3 = H^2 · H^1
+	CMPQ      CX, $0x03
+	JB        done
+	MOVO      X10, X6
+	PSHUFD    $0x4e, X1, X8
+	PXOR      X1, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X1, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X1, X4
 
-power:
-	INCQ AX
-	CMPQ AX, CX
-	JA   done
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X11
+	PXOR      X5, X11
+	PXOR      X9, X11
+	MOVOU     X11, 208(DI)
+	PSHUFD    $0x4e, X11, X9
+	PXOR      X11, X9
+	MOVQ      X9, 344(DI)
 
-	// H^i = H^a · H^b, a = (i+1)/2 and b = i/2.
-	LEAQ      1(AX), BX
-	SHRQ      $0x01, BX
-	SHLQ      $0x04, BX
-	NEGQ      BX
-	MOVQ      AX, R8
-	SHRQ      $0x01, R8
-	SHLQ      $0x04, R8
-	NEGQ      R8
-	MOVOU     256(DI)(BX*1), X6
-	MOVOU     256(DI)(R8*1), X7
+	// H^4 = H^2 · H^2
+	CMPQ      CX, $0x04
+	JB        done
+	MOVO      X10, X6
+	PSHUFD    $0x4e, X10, X8
+	PXOR      X10, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X10, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X10, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X12
+	PXOR      X5, X12
+	PXOR      X9, X12
+	MOVOU     X12, 192(DI)
+	PSHUFD    $0x4e, X12, X9
+	PXOR      X12, X9
+	MOVQ      X9, 328(DI)
+
+	// H^5 = H^3 · H^2
+	CMPQ      CX, $0x05
+	JB        done
+	MOVO      X11, X6
+	PSHUFD    $0x4e, X10, X8
+	PXOR      X10, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X10, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X10, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X13
+	PXOR      X5, X13
+	PXOR      X9, X13
+	MOVOU     X13, 176(DI)
+	PSHUFD    $0x4e, X13, X9
+	PXOR      X13, X9
+	MOVQ      X9, 368(DI)
+
+	// H^6 = H^3 · H^3
+	CMPQ      CX, $0x06
+	JB        done
+	MOVO      X11, X6
+	PSHUFD    $0x4e, X11, X8
+	PXOR      X11, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X11, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X11, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X14
+	PXOR      X5, X14
+	PXOR      X9, X14
+	MOVOU     X14, 160(DI)
+	PSHUFD    $0x4e, X14, X9
+	PXOR      X14, X9
+	MOVQ      X9, 352(DI)
+
+	// H^7 = H^4 · H^3
+	CMPQ      CX, $0x07
+	JB        done
+	MOVO      X12, X6
+	PSHUFD    $0x4e, X11, X8
+	PXOR      X11, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X11, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X11, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X15
+	PXOR      X5, X15
+	PXOR      X9, X15
+	MOVOU     X15, 144(DI)
+	PSHUFD    $0x4e, X15, X9
+	PXOR      X15, X9
+	MOVQ      X9, 336(DI)
+
+	// H^8 = H^4 · H^4
+	CMPQ      CX, $0x08
+	JB        done
+	MOVO      X12, X6
+	PSHUFD    $0x4e, X12, X8
+	PXOR      X12, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X12, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X12, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	MOVOU     X0, 128(DI)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVQ      X9, 320(DI)
+
+	// H^9 = H^5 · H^4
+	CMPQ      CX, $0x09
+	JB        done
+	MOVO      X13, X6
+	PSHUFD    $0x4e, X12, X8
+	PXOR      X12, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X12, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X12, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	MOVOU     X0, 112(DI)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVQ      X9, 312(DI)
+
+	// H^10 = H^5 · H^5
+	CMPQ      CX, $0x0a
+	JB        done
+	MOVO      X13, X6
+	PSHUFD    $0x4e, X13, X8
+	PXOR      X13, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X13, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X13, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	MOVOU     X0, 96(DI)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVQ      X9, 296(DI)
+
+	// H^11 = H^6 · H^5
+	CMPQ      CX, $0x0b
+	JB        done
+	MOVO      X14, X6
+	PSHUFD    $0x4e, X13, X8
+	PXOR      X13, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X13, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X13, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	MOVOU     X0, 80(DI)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVQ      X9, 280(DI)
+
+	// H^12 = H^6 · H^6
+	CMPQ      CX, $0x0c
+	JB        done
+	MOVO      X14, X6
+	PSHUFD    $0x4e, X14, X8
+	PXOR      X14, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X14, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X14, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	MOVOU     X0, 64(DI)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVQ      X9, 264(DI)
+
+	// H^13 = H^7 · H^6
+	CMPQ      CX, $0x0d
+	JB        done
+	MOVO      X15, X6
+	PSHUFD    $0x4e, X14, X8
+	PXOR      X14, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X14, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X14, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	MOVOU     X0, 48(DI)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVQ      X9, 304(DI)
+
+	// H^14 = H^7 · H^7
+	CMPQ      CX, $0x0e
+	JB        done
+	MOVO      X15, X6
+	PSHUFD    $0x4e, X15, X8
+	PXOR      X15, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X15, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X15, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	MOVOU     X0, 32(DI)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVQ      X9, 288(DI)
+
+	// H^15 = H^8 · H^7
+	CMPQ      CX, $0x0f
+	JB        done
+	MOVOU     128(DI), X7
+	MOVO      X7, X6
+	PSHUFD    $0x4e, X15, X8
+	PXOR      X15, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	MOVO      X9, X5
+	PCLMULQDQ $0x00, X8, X5
+	MOVO      X6, X3
+	PCLMULQDQ $0x00, X15, X3
+	MOVO      X6, X4
+	PCLMULQDQ $0x11, X15, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	MOVOU     X0, 16(DI)
+	PSHUFD    $0x4e, X0, X9
+	PXOR      X0, X9
+	MOVQ      X9, 272(DI)
+
+	// H^16 = H^8 · H^8
+	CMPQ      CX, $0x10
+	JB        done
+	MOVOU     128(DI), X7
+	MOVO      X7, X6
+	MOVOU     128(DI), X7
 	PSHUFD    $0x4e, X7, X8
 	PXOR      X7, X8
 	PSHUFD    $0x4e, X6, X9
@@ -541,26 +986,10 @@ power:
 	MOVO      X4, X0
 	PXOR      X5, X0
 	PXOR      X9, X0
-	MOVQ      AX, R9
-	SHLQ      $0x04, R9
-	NEGQ      R9
-	MOVOU     X0, 256(DI)(R9*1)
+	MOVOU     X0, (DI)
 	PSHUFD    $0x4e, X0, X9
 	PXOR      X0, X9
-	MOVL      $0x00000010, R9
-	SUBQ      AX, R9
-	MOVQ      R9, BX
-	ANDQ      $0x03, BX
-	SHLQ      $0x04, BX
-	MOVQ      R9, R8
-	SHRQ      $0x03, R8
-	SHLQ      $0x06, R8
-	ADDQ      R8, BX
-	SHRQ      $0x02, R9
-	ANDQ      $0x01, R9
-	LEAQ      (BX)(R9*8), R9
-	MOVQ      X9, 256(DI)(R9*1)
-	JMP       power
+	MOVQ      X9, 256(DI)
 
 done:
 	RET

@@ -421,7 +421,9 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
 
 // powers emits ghashPowers(key *[keyWords]uint64, n int): from H' at H^1's
 // place it computes H^2..H^n and the Karatsuba sums of H^1..H^n, with the
-// description's own multiply; n above tableBlocks counts as tableBlocks.
+// description's own multiply, in straight-line code (a loop computing the
+// addresses was a third slower in NewKey); n above tableBlocks counts as
+// tableBlocks.
 func powers(ctx *build.Context, o isa, polyMem Mem) {
 	d := &desc{ctx: ctx, r: plan}
 	r := d.r
@@ -431,73 +433,48 @@ func powers(ctx *build.Context, o isa, polyMem Mem) {
 	ctx.Comment(fmt.Sprintf("ghashPowers sets H^2..H^n and the sums of H^1..H^n, n <= %d, from H^1.", tableBlocks),
 		"Each power is the product of two made before it, as shallow as possible:",
 		"H^i = H^ceil(i/2) · H^floor(i/2).")
-	kp, n, i := reg.RDI, reg.RCX, reg.RAX
-	a, b, addr := reg.RBX, reg.R8, reg.R9
+	kp, n := reg.RDI, reg.RCX
 	ctx.Load(ctx.Param("key"), kp)
 	ctx.Load(ctx.Param("n"), n)
-	ctx.Commentf("n = min(n, %d): the key has no room for more.", tableBlocks)
-	ctx.CMPQ(n, U8(tableBlocks))
-	ctx.JBE(LabelRef("fits"))
-	ctx.MOVL(U32(tableBlocks), n.As32())
-	ctx.Label("fits")
 	o.load(r.poly, polyMem)
-	// The powers run down from H^tableBlocks: H^i is at
-	// powerAddr(1) + 16 - 16i.
-	top := powerAddr(1) + 16
-	at := func(x reg.Register) Mem { return Mem{Base: kp, Index: x, Scale: 1, Disp: top} }
-	negScale := func(x reg.Register) { // x = -16x
-		ctx.SHLQ(U8(4), x)
-		ctx.NEGQ(x)
+	// H^i stays in pw[i] once made, for the registers the plan leaves
+	// free; the others are read back from the key.
+	pw := map[int]reg.VecPhysical{}
+	for i, v := range []reg.VecPhysical{reg.X1, reg.X10, reg.X11, reg.X12, reg.X13, reg.X14, reg.X15} {
+		pw[i+1] = v
 	}
-	// sum stores the Karatsuba sum of v, the power H^i, at sumAddr(i),
-	// computed from i as sumAddr does: with j = tableBlocks - i, entry
-	// (j/8)·4 + j%4, half (j/4)%2, for four lanes.
-	if tableLanes != 4 {
-		panic("powers computes sumAddr for four-lane interleaving")
-	}
-	sum := func(v reg.VecPhysical) {
+	sum := func(i int, v reg.VecPhysical) {
 		o.swap(r.t, v)
 		o.xor(r.t, r.t, v)
-		ctx.MOVL(U32(tableBlocks), addr.As32())
-		ctx.SUBQ(i, addr) // j
-		ctx.MOVQ(addr, a)
-		ctx.ANDQ(U8(3), a) // j%4
-		ctx.SHLQ(U8(4), a)
-		ctx.MOVQ(addr, b)
-		ctx.SHRQ(U8(3), b) // j/8
-		ctx.SHLQ(U8(6), b)
-		ctx.ADDQ(b, a)
-		ctx.SHRQ(U8(2), addr)
-		ctx.ANDQ(U8(1), addr) // (j/4)%2
-		ctx.LEAQ(Mem{Base: a, Index: addr, Scale: 8}, addr)
-		o.store64(Mem{Base: kp, Index: addr, Scale: 1, Disp: sumsOff}, r.t)
+		o.store64(Mem{Base: kp, Disp: sumAddr(i)}, r.t)
 	}
-	ctx.Comment("The sum of H^1.")
-	ctx.MOVL(U32(1), i.As32())
-	o.load(r.x, Mem{Base: kp, Disp: powerAddr(1)})
-	sum(r.x)
-	ctx.Label("power")
-	ctx.INCQ(i)
-	ctx.CMPQ(i, n)
-	ctx.JA(LabelRef("done"))
-	ctx.Comment("H^i = H^a · H^b, a = (i+1)/2 and b = i/2.")
-	ctx.LEAQ(Mem{Base: i, Disp: 1}, a)
-	ctx.SHRQ(U8(1), a)
-	negScale(a)
-	ctx.MOVQ(i, b)
-	ctx.SHRQ(U8(1), b)
-	negScale(b)
-	o.load(r.x, at(a))
-	o.load(r.k, at(b))
-	o.swap(r.s, r.k)
-	o.xor(r.s, r.s, r.k) // the sum of the key operand, in both halves
-	d.product(o, r.x, r.k, r.s, 0, true)
-	d.reduce(o, r.y)
-	ctx.MOVQ(i, addr)
-	negScale(addr)
-	o.store(at(addr), r.y)
-	sum(r.y)
-	ctx.JMP(LabelRef("power"))
+	o.load(pw[1], Mem{Base: kp, Disp: powerAddr(1)})
+	sum(1, pw[1])
+	operand := func(i int) reg.VecPhysical {
+		if v, ok := pw[i]; ok {
+			return v
+		}
+		o.load(r.k, Mem{Base: kp, Disp: powerAddr(i)})
+		return r.k
+	}
+	for i := 2; i <= tableBlocks; i++ {
+		ha, hb := (i+1)/2, i/2
+		ctx.Commentf("H^%d = H^%d · H^%d", i, ha, hb)
+		ctx.CMPQ(n, U8(i))
+		ctx.JB(LabelRef("done"))
+		o.copy(r.x, operand(ha))
+		kb := operand(hb)
+		o.swap(r.s, kb)
+		o.xor(r.s, r.s, kb) // the sum of the key operand, in both halves
+		d.product(o, r.x, kb, r.s, 0, true)
+		dst, keep := pw[i]
+		if !keep {
+			dst = r.y
+		}
+		d.reduce(o, dst)
+		o.store(Mem{Base: kp, Disp: powerAddr(i)}, dst)
+		sum(i, dst)
+	}
 	ctx.Label("done")
 	ctx.RET()
 }
