@@ -18,7 +18,7 @@ TEXT ·ghashVPCLMUL512(SB), NOSPLIT, $0-40
 	// ghashVPCLMUL512 absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.
 	// Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient
 	// of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.
-	// Loops: 512-bit groups of 16 blocks, then 256-bit groups of 16 blocks, then 128-bit groups of 8 blocks (the first from 16 blocks up); then single blocks.
+	// Loops: 512-bit groups of 16 blocks, then 128-bit groups of 8 blocks (the first from 16 blocks up); then single blocks.
 	// Key layout (384 bytes):
 	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
 	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
@@ -114,129 +114,6 @@ loop512:
 	VZEROUPPER
 
 after512:
-	// Groups of 16 blocks at 256 bits, with one reduction each; the key's powers are set.
-	CMPQ           CX, $0x00000010
-	JB             after256
-	VBROADCASTI128 ghashBswap<>+0(SB), Y1
-	VBROADCASTI128 ghashPoly<>+0(SB), Y2
-
-loop256:
-	// Blocks 2..3 times H^14..H^13.
-	VMOVDQU    32(DX), Y6
-	VPSHUFB    Y1, Y6, Y6
-	VPSHUFD    $0x4e, Y6, Y9
-	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x00, 288(SI), Y9, Y5
-	VPCLMULQDQ $0x00, 32(SI), Y6, Y3
-	VPCLMULQDQ $0x11, 32(SI), Y6, Y4
-
-	// Blocks 4..5 times H^12..H^11.
-	VMOVDQU    64(DX), Y6
-	VPSHUFB    Y1, Y6, Y6
-	VPSHUFD    $0x4e, Y6, Y9
-	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x10, 256(SI), Y9, Y9
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 64(SI), Y6, Y9
-	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 64(SI), Y6, Y6
-	VPXOR      Y6, Y4, Y4
-
-	// Blocks 6..7 times H^10..H^9.
-	VMOVDQU    96(DX), Y6
-	VPSHUFB    Y1, Y6, Y6
-	VPSHUFD    $0x4e, Y6, Y9
-	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x10, 288(SI), Y9, Y9
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 96(SI), Y6, Y9
-	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 96(SI), Y6, Y6
-	VPXOR      Y6, Y4, Y4
-
-	// Blocks 8..9 times H^8..H^7.
-	VMOVDQU    128(DX), Y6
-	VPSHUFB    Y1, Y6, Y6
-	VPSHUFD    $0x4e, Y6, Y9
-	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x00, 320(SI), Y9, Y9
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 128(SI), Y6, Y9
-	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 128(SI), Y6, Y6
-	VPXOR      Y6, Y4, Y4
-
-	// Blocks 10..11 times H^6..H^5.
-	VMOVDQU    160(DX), Y6
-	VPSHUFB    Y1, Y6, Y6
-	VPSHUFD    $0x4e, Y6, Y9
-	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x00, 352(SI), Y9, Y9
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 160(SI), Y6, Y9
-	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 160(SI), Y6, Y6
-	VPXOR      Y6, Y4, Y4
-
-	// Blocks 12..13 times H^4..H^3.
-	VMOVDQU    192(DX), Y6
-	VPSHUFB    Y1, Y6, Y6
-	VPSHUFD    $0x4e, Y6, Y9
-	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x10, 320(SI), Y9, Y9
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 192(SI), Y6, Y9
-	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 192(SI), Y6, Y6
-	VPXOR      Y6, Y4, Y4
-
-	// Blocks 14..15 times H^2..H^1.
-	VMOVDQU    224(DX), Y6
-	VPSHUFB    Y1, Y6, Y6
-	VPSHUFD    $0x4e, Y6, Y9
-	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x10, 352(SI), Y9, Y9
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, 224(SI), Y6, Y9
-	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, 224(SI), Y6, Y6
-	VPXOR      Y6, Y4, Y4
-
-	// Blocks 0..1 times H^16..H^15.
-	VMOVDQU    (DX), Y6
-	VPSHUFB    Y1, Y6, Y6
-	VPXOR      Y0, Y6, Y6
-	VPSHUFD    $0x4e, Y6, Y9
-	VPXOR      Y6, Y9, Y9
-	VPCLMULQDQ $0x00, 256(SI), Y9, Y9
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, (SI), Y6, Y9
-	VPXOR      Y9, Y3, Y3
-	VPCLMULQDQ $0x11, (SI), Y6, Y6
-	VPXOR      Y6, Y4, Y4
-
-	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
-	VPCLMULQDQ $0x00, Y2, Y3, Y9
-	VPXOR      Y3, Y5, Y5
-	VPXOR      Y4, Y5, Y5
-	VPSHUFD    $0x4e, Y3, Y3
-	VPXOR      Y3, Y5, Y5
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, Y2, Y5, Y9
-	VPSHUFD    $0x4e, Y5, Y5
-	VPXOR      Y5, Y4, Y0
-	VPXOR      Y9, Y0, Y0
-
-	// Fold 256 bits into 128.
-	VEXTRACTI128 $0x01, Y0, X9
-	VPXOR        X9, X0, X0
-	ADDQ         $0x00000100, DX
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JAE          loop256
-	VZEROUPPER
-
-after256:
 	// Groups of 8 blocks at 128 bits, with one reduction each; the key's powers are set.
 	CMPQ CX, $0x00000008
 	JB   after128

@@ -5,17 +5,17 @@
 //     PCLMULQDQ); ghashPCLMULAVX, the same in VEX encodings (AVX,
 //     PCLMULQDQ); and ghashPowers, which fills the key's powers of H for
 //     every kernel. Groups of 8 blocks per reduction.
-//
-// Each width's file also holds clmulLoop<width>, a loop of independent
-// carry-less multiplies that the benchmarks time to measure the core's
-// multiplier throughput.
 //   - 256 (ghash_vpclmul256_amd64.s): ghashVPCLMUL256, VEX on YMM (AVX2,
 //     VPCLMULQDQ): groups of -blocks blocks, two per instruction, from
 //     -threshold blocks up; then the 128-bit loop for what is left.
 //   - 512 (ghash_vpclmul512_amd64.s): ghashVPCLMUL512, EVEX on ZMM
 //     (AVX512F, AVX512BW, VPCLMULQDQ): groups of -blocks blocks, four per
 //     instruction, from -threshold blocks up; then the 256-bit loop of 16
-//     blocks and the 128-bit one.
+//     blocks (if -blocks or -threshold is above 16) and the 128-bit one.
+//
+// Each width's file also holds clmulLoop<width>, a loop of independent
+// carry-less multiplies that the benchmarks time to measure the core's
+// multiplier throughput.
 //
 // Every kernel reads the same key layout (ghash.go). Usage, from the ghash
 // package directory:
@@ -172,7 +172,13 @@ func kernels(ctx *build.Context, p params) []kernelSpec {
 	case W256:
 		return []kernelSpec{{nameVPCLMUL + "256", []loop{{vex{ctx, 256}, p.blocks.n()}, v128}, int(p.threshold), knob.Format(p.knobs()...)}}
 	case W512:
-		return []kernelSpec{{nameVPCLMUL + "512", []loop{{evex{ctx}, p.blocks.n()}, {vex{ctx, 256}, 16}, v128}, int(p.threshold), knob.Format(p.knobs()...)}}
+		// The 256-bit loop of 16 blocks serves only what the 512-bit one
+		// leaves when that takes more, or starts later, than 16 blocks.
+		loops := []loop{{evex{ctx}, p.blocks.n()}}
+		if p.blocks.n() > 16 || p.threshold > 16 {
+			loops = append(loops, loop{vex{ctx, 256}, 16})
+		}
+		return []kernelSpec{{nameVPCLMUL + "512", append(loops, v128), int(p.threshold), knob.Format(p.knobs()...)}}
 	}
 	panic(fmt.Sprintf("width %d", p.width))
 }
