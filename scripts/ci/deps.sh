@@ -4,8 +4,8 @@
 #   binutils-aarch64-linux-gnu  aarch64-linux-gnu-as (the ghash encoding tests)
 #   binutils-arm-linux-gnueabihf arm-linux-gnueabihf-as (the 32-bit arm encoding tests)
 #   gcc                         cgo, for the race detector (make test-race)
-# and downloads the Go modules. Debian/Ubuntu only (apt-get). Uses sudo only
-# when not root. DEPS_FORCE=1 installs the packages even if the tools exist.
+# and downloads the Go modules. Debian/Ubuntu only (apt-get, through
+# scripts/ci/apt.sh). DEPS_FORCE=1 installs the packages even if the tools exist.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -34,23 +34,9 @@ need binutils-arm-linux-gnueabihf arm-linux-gnueabihf-as arm-linux-gnueabihf-obj
 need gcc gcc
 
 if ((${#pkgs[@]})); then
-	echo "deps: installing ${pkgs[*]}"
-	if ! command -v apt-get >/dev/null 2>&1; then
-		echo "deps: no apt-get here: install ${pkgs[*]} (or their equivalents) by hand" >&2
-		exit 1
-	fi
-	sudo=()
-	if [[ $(id -u) != 0 ]]; then
-		if ! command -v sudo >/dev/null 2>&1; then
-			echo "deps: not root and no sudo: run 'apt-get install ${pkgs[*]}' as root" >&2
-			exit 1
-		fi
-		sudo=(sudo -n) # -n: fail instead of prompting when there is no terminal (CI)
-		[[ -t 0 ]] && sudo=(sudo)
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
-	"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${pkgs[@]}" </dev/null
+	# shellcheck source=scripts/ci/apt.sh
+	source scripts/ci/apt.sh
+	apt_install "${pkgs[@]}"
 fi
 
 for tool in qemu-x86_64 qemu-aarch64 qemu-arm aarch64-linux-gnu-as arm-linux-gnueabihf-as gcc; do
