@@ -24,7 +24,7 @@ SHELL := bash
 step = @printf '\n==> %s  %s: %s\n' "$$(date +%T)" '$(1)' '$(2)'
 
 .PHONY: all help generate check-generated test test-quick speed-short \
-	deps vet test-native test-race test-purego check-deps test-emulated \
+	deps vet test-native test-race test-purego check-deps test-emulated test-bochs \
 	fuzz bench benchstat mca clean
 
 all: generate test-quick speed-short ## generate, quick native tests, short speed table
@@ -80,6 +80,13 @@ check-deps: ## fail if a module importing sha1 and ghash inherits any module but
 test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU models; crypto/sha1 under qemu-i386, -s390x, -loongarch64
 	$(call step,test-emulated,qemu user-mode runs with -test.short - about 2.5 min / 2 min)
 	bash scripts/ci/test-emulated.sh
+
+# Not part of `make test`: the first run builds the guest kernel (about 5
+# minutes), and each run then takes about a minute (docs/verification.md).
+test-bochs: ## the amd64 kernels under bochs on an AVX-512 CPU model (Tiger Lake); not part of make test
+	$(call step,test-bochs,bochs tigerlake runs with -test.short - about 2 min; 5 more the first time)
+	bash scripts/bochs-test.sh ./ghash -- SIMDHASH_GHASH_KERNEL=pclmul
+	bash scripts/bochs-test.sh ./sha1 -- GODEBUG=cpu.sha=off SIMDHASH_SHA1_KERNEL=avx2
 
 fuzz: ## every Fuzz target of sha1 and ghash, FUZZTIME (30s) each
 	$(call step,fuzz,every Fuzz target for $(FUZZTIME))

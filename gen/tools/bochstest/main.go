@@ -510,13 +510,13 @@ func verdict(o options, runs []planned, res *emulation) error {
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, failureContext(outputs[i]))
-			fmt.Printf("FAIL %s %s: %v%s\n", r.label, strings.Join(r.Env, " "), err, took)
+			fmt.Printf("FAIL %s: %v%s\n", strings.TrimSpace(r.label+" "+strings.Join(r.Env, " ")), err, took)
 			if firstErr == nil {
 				firstErr = fmt.Errorf("run %q: %v", r.label, err)
 			}
 			continue
 		}
-		fmt.Printf("ok   %s %s (%s%s)\n", r.label, strings.Join(r.Env, " "), summary(outputs[i]), took)
+		fmt.Printf("ok   %s (%s%s)\n", strings.TrimSpace(r.label+" "+strings.Join(r.Env, " ")), summary(outputs[i]), took)
 		for _, l := range outputs[i] {
 			if strings.Contains(l, "Kernel() = ") {
 				fmt.Printf("       %s\n", strings.TrimSpace(l))
@@ -541,6 +541,8 @@ var (
 	passLine = regexp.MustCompile(`^ *--- PASS: `)
 	skipLine = regexp.MustCompile(`^ *--- SKIP: `)
 	failLine = regexp.MustCompile(`^ *--- FAIL: `)
+	// A benchmark's result line: name, iterations, then figures.
+	benchLine = regexp.MustCompile(`^Benchmark\S*\s+\d+\s+\S+ ns/op`)
 )
 
 func checkRun(r planned, out []string, end *guestrun.Marker, why func() string) error {
@@ -563,7 +565,7 @@ func checkRun(r planned, out []string, end *guestrun.Marker, why func() string) 
 	passed, pass, failed := 0, false, 0
 	for _, l := range out {
 		switch {
-		case passLine.MatchString(l):
+		case passLine.MatchString(l), benchLine.MatchString(l):
 			passed++
 		case failLine.MatchString(l):
 			failed++
@@ -577,7 +579,7 @@ func checkRun(r planned, out []string, end *guestrun.Marker, why func() string) 
 	case !pass:
 		return errors.New("no PASS line in the output")
 	case passed == 0:
-		return errors.New("no test ran")
+		return errors.New("no test or benchmark ran")
 	}
 	if r.dispatch {
 		for _, l := range out {
