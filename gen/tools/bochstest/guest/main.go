@@ -1,3 +1,5 @@
+//go:build linux
+
 // Guest is the /init of the initramfs that bochstest boots under bochs. It
 // mounts /proc, /sys and /dev, runs the processes listed in the initramfs's
 // guestrun.ConfigPath one after another with their output on the console
