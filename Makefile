@@ -82,9 +82,9 @@ test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU m
 	bash scripts/ci/test-emulated.sh
 
 # Not part of `make test`: the first run builds the guest kernel (about 5
-# minutes), and each run then takes about a minute (docs/verification.md).
+# minutes), and each run then takes one to two minutes (docs/verification.md).
 test-bochs: ## the amd64 kernels under bochs on an AVX-512 CPU model (Tiger Lake); not part of make test
-	$(call step,test-bochs,bochs tigerlake runs with -test.short - about 2 min; 5 more the first time)
+	$(call step,test-bochs,bochs tigerlake runs with -test.short - about 3.5 min; 5 more the first time)
 	bash scripts/bochs-test.sh ./ghash -- SIMDHASH_GHASH_KERNEL=pclmul
 	bash scripts/bochs-test.sh ./sha1 -- GODEBUG=cpu.sha=off SIMDHASH_SHA1_KERNEL=avx2
 
