@@ -8,15 +8,18 @@
 #   PKG        ./sha1, ./ghash, ... (any package of the library module)
 #   TESTFLAG   test binary flags (default -test.short; -test.v is added)
 #   NAME=VALUE the tests' environment: GODEBUG=..., SIMDHASH_GHASH_KERNEL=...
-#              A SIMDHASH_*_KERNEL=NAME also runs TestDispatch alone first,
-#              which must pass: the dispatcher chose NAME on this CPU model.
+#              A SIMDHASH_*_KERNEL=NAME also runs the test that checks it alone
+#              first (TestDispatch; TestManyDispatch for
+#              SIMDHASH_SHA1_MANY_KERNEL), which must pass: the dispatcher
+#              chose NAME on this CPU model.
 #   FLAGS      -cpu MODEL (tigerlake; corei7_icelake_u; see `bochs --help cpu`),
 #              -v (copy the guest console to stdout), -keep (keep ISO and logs),
 #              -timeout 30m, -ips N, -megs N (gen/tools/bochstest -h)
 #
 # Examples:
-#   bash scripts/bochs-test.sh ./sha1 -- SIMDHASH_SHA1_KERNEL=shani
-#   bash scripts/bochs-test.sh ./ghash -test.run 'TestX' -- SIMDHASH_GHASH_KERNEL=vpclmul512
+#   bash scripts/bochs-test.sh ./ghash -- SIMDHASH_GHASH_KERNEL=vpclmul512
+#   bash scripts/bochs-test.sh ./sha1 -test.run 'SumMany' -- GODEBUG=cpu.sha=off SIMDHASH_SHA1_MANY_KERNEL=avx512x16
+#   SIMDHASH_BOCHS_CACHE=DIR ... (where the guest kernel is cached)
 #
 # Exits 0 when every run passed, 1 with the reason otherwise (boot failure,
 # timeout, failed or crashed test, SIGILL, no PASS line), 2 on bad usage.

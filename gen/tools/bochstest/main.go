@@ -13,8 +13,9 @@
 // TESTFLAGs go to the test binary (default -test.short; -test.v is always
 // added). NAME=VALUE pairs after "--" are the tests' environment (GODEBUG,
 // SIMDHASH_SHA1_KERNEL, ...); a SIMDHASH_*_KERNEL=NAME pair also makes the
-// guest run TestDispatch first, alone, which must pass: the dispatcher chose
-// NAME on this CPU model. It exits 0 when every run passed, 1 with the
+// guest run the test that checks it first, alone, which must pass: the
+// dispatcher chose NAME on this CPU model (TestDispatch, or TestManyDispatch
+// for SIMDHASH_SHA1_MANY_KERNEL, as scripts/ci/qemu-test.sh has it). It exits 0 when every run passed, 1 with the
 // reason otherwise: the guest did not boot, the run timed out, a test
 // failed or crashed (SIGILL named), no PASS line, no test ran.
 package main
@@ -34,6 +35,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -120,14 +122,34 @@ func splitArgs(args []string) (pkg string, testflags, env []string, err error) {
 }
 
 // expectVar matches the variables with which the tests check the kernel
-// the dispatcher chose (TestDispatch).
-var expectVar = regexp.MustCompile(`^SIMDHASH_[A-Z0-9]+_KERNEL=.`)
+// the dispatcher chose.
+var expectVar = regexp.MustCompile(`^SIMDHASH_[A-Z0-9_]+_KERNEL=.`)
+
+// dispatchTests returns the tests that check the kernels named by the
+// SIMDHASH_*_KERNEL pairs of env: TestManyDispatch for sha1.SumMany's,
+// TestDispatch for the others.
+func dispatchTests(env []string) []string {
+	var tests []string
+	for _, e := range env {
+		if !expectVar.MatchString(e) {
+			continue
+		}
+		test := "TestDispatch"
+		if strings.HasPrefix(e, "SIMDHASH_SHA1_MANY_KERNEL=") {
+			test = "TestManyDispatch"
+		}
+		if !slices.Contains(tests, test) {
+			tests = append(tests, test)
+		}
+	}
+	return tests
+}
 
 // A planned run, with what its verdict needs.
 type planned struct {
 	guestrun.Run
 	label    string
-	dispatch bool // must contain a passing TestDispatch
+	mustPass []string // tests that must have run and passed
 }
 
 func run(o options, pkg string, testflags, env []string) error {
@@ -191,15 +213,12 @@ func run(o options, pkg string, testflags, env []string) error {
 	var runs []planned
 	args := append([]string{"-test.v", "-test.timeout", "20m"}, testflags...)
 	gdir, gbin := path.Join("/src", filepath.ToSlash(rel)), "/bin/"+name
-	for _, e := range env {
-		if expectVar.MatchString(e) {
-			runs = append(runs, planned{
-				Run:      guestrun.Run{Dir: gdir, Path: gbin, Args: []string{"-test.v", "-test.run", "^TestDispatch$"}, Env: env},
-				label:    "TestDispatch",
-				dispatch: true,
-			})
-			break
-		}
+	if tests := dispatchTests(env); len(tests) > 0 {
+		runs = append(runs, planned{
+			Run:      guestrun.Run{Dir: gdir, Path: gbin, Args: []string{"-test.v", "-test.run", "^(" + strings.Join(tests, "|") + ")$"}, Env: env},
+			label:    strings.Join(tests, " "),
+			mustPass: tests,
+		})
 	}
 	runs = append(runs, planned{Run: guestrun.Run{Dir: gdir, Path: gbin, Args: args, Env: env}, label: strings.Join(testflags, " ")})
 
@@ -581,13 +600,10 @@ func checkRun(r planned, out []string, end *guestrun.Marker, why func() string) 
 	case passed == 0:
 		return errors.New("no test or benchmark ran")
 	}
-	if r.dispatch {
-		for _, l := range out {
-			if strings.HasPrefix(l, "--- PASS: TestDispatch ") {
-				return nil
-			}
+	for _, test := range r.mustPass {
+		if !slices.ContainsFunc(out, func(l string) bool { return strings.HasPrefix(l, "--- PASS: "+test+" ") }) {
+			return fmt.Errorf("%s did not run and pass, so the kernel chosen was not checked", test)
 		}
-		return errors.New("TestDispatch did not run and pass, so the kernel chosen was not checked")
 	}
 	return nil
 }
