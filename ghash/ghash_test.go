@@ -155,38 +155,83 @@ func TestKnownAnswers(t *testing.T) {
 	})
 }
 
-// TestUpdateAgainstRef calls each kernel's update directly, on a full key,
-// on every length 0..2048 at every start offset 0..15, from a random
-// starting y, and checks that it absorbed exactly the whole blocks and left
-// p alone. The same inputs then go through a Hash, which must equal the
-// reference over the zero-padded input.
-func TestUpdateAgainstRef(t *testing.T) {
-	maxLen := 2048
+// shortLen is the longest input of kernel k in a -short test that tries
+// every length: three of its widest loop's groups and a partial block
+// (at least floor), so that the widest loop runs zero, one and two times,
+// each time followed by every tail the narrower loops take.
+func shortLen(k *kernel, floor int) int {
+	return max(floor, 3*k.powers*BlockSize+BlockSize-1)
+}
+
+// testLen returns the longest input of kernel k in a test that tries
+// every length: full without -short, shortLen(k, floor) with it.
+func testLen(k *kernel, full, floor int) int {
 	if testing.Short() {
-		maxLen = 8*BlockSize + 2*BlockSize + 15 // past the 8-block main loops, plus a tail
+		return shortLen(k, floor)
 	}
+	return full
+}
+
+// A refCase is an input with a key and a starting y, and what the
+// reference makes of them.
+type refCase struct {
+	h, y0  [16]byte
+	d      []byte
+	raw    [16]byte // the whole blocks of d absorbed into y0 (refUpdate)
+	padded [16]byte // GHASH of d, zero-padded, from y = 0
+	gcm    [16]byte // if asked for: GCM's GHASH with A = d and C = d[:len(d)/2]
+}
+
+// refCases returns a refCase for every length 0..n, at random from seed,
+// the lengths of the kernels' inputs in testLen(k, full, floor): computed
+// once for every kernel, since the bit-serial reference takes far longer
+// than the kernels (minutes under bochs, if once per kernel).
+func refCases(t *testing.T, seed uint64, full, floor int, gcm bool) []refCase {
+	n := 0
+	for i := range kernels {
+		n = max(n, testLen(&kernels[i], full, floor))
+	}
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	cases := make([]refCase, n+1)
+	for i := range cases {
+		c := &cases[i]
+		c.h, c.y0 = randKey(r), randKey(r)
+		c.d = randBytes(r, i)
+		c.raw = refUpdate(t, c.h, c.y0, c.d)
+		c.padded = refGHASH(t, c.h, zeroPad(c.d))
+		if gcm {
+			c.gcm = ref.GCMGHASH(c.h, c.d, c.d[:i/2])
+		}
+	}
+	return cases
+}
+
+// TestUpdateAgainstRef calls each kernel's update directly, on a full key,
+// on every length 0..2048 (0..shortLen with -short) at every start offset
+// 0..15, from a random starting y, and checks that it absorbed exactly the
+// whole blocks and left p alone. The same inputs then go through a Hash,
+// which must equal the reference over the zero-padded input.
+func TestUpdateAgainstRef(t *testing.T) {
+	const full, floor = 2048, 8*BlockSize + 2*BlockSize + 15 // floor: past the 8-block loops, plus a tail
+	cases := refCases(t, 1, full, floor, false)
 	forEachKernel(t, func(t *testing.T) {
-		r := rand.New(rand.NewPCG(1, uint64(len(active.name))))
+		maxLen := testLen(active, full, floor)
 		buf := make([]byte, maxLen+16)
-		for n := 0; n <= maxLen; n++ {
-			h, y0 := randKey(r), randKey(r)
-			d := randBytes(r, n)
-			wantRaw := refUpdate(t, h, y0, d)
-			wantPad := refGHASH(t, h, zeroPad(d))
-			key := NewKey(h)
+		for n, c := range cases[:maxLen+1] {
+			key := NewKey(c.h)
 			for off := 0; off < 16; off++ {
 				p := buf[off : off+n]
-				copy(p, d)
-				y := y0
+				copy(p, c.d)
+				y := c.y0
 				updateWith(active, &y, &key.ek, p)
-				if y != wantRaw {
-					t.Fatalf("update, len %d, offset %d: y = %x, want %x", n, off, y, wantRaw)
+				if y != c.raw {
+					t.Fatalf("update, len %d, offset %d: y = %x, want %x", n, off, y, c.raw)
 				}
-				if !bytes.Equal(p, d) {
+				if !bytes.Equal(p, c.d) {
 					t.Fatalf("update, len %d, offset %d: changed its input", n, off)
 				}
-				if got := hashOf(&key, p); !bytes.Equal(got, wantPad[:]) {
-					t.Fatalf("Hash, len %d, offset %d: Sum = %x, want %x", n, off, got, wantPad)
+				if got := hashOf(&key, p); !bytes.Equal(got, c.padded[:]) {
+					t.Fatalf("Hash, len %d, offset %d: Sum = %x, want %x", n, off, got, c.padded)
 				}
 			}
 		}
@@ -208,20 +253,28 @@ func TestPartialKeys(t *testing.T) {
 			t.Errorf("powersFor(%s, 1<<20) = %d, want all %d", k.name, p, k.powers)
 		}
 		r := rand.New(rand.NewPCG(0x5a, uint64(k.id)))
+		maxN := 3*k.powers + 3
 		for trial := 0; trial < 8; trial++ {
 			h, y0 := randKey(r), randKey(r)
-			for n := 0; n <= 3*k.powers+3; n++ {
+			// The inputs of m blocks, and a partial block to ignore, with
+			// their references, for every key below.
+			inputs := make([][]byte, maxN+1)
+			wants := make([][16]byte, maxN+1)
+			for m := range inputs {
+				inputs[m] = randBytes(r, m*BlockSize+trial)
+				wants[m] = refUpdate(t, h, y0, inputs[m])
+			}
+			for n := 0; n <= maxN; n++ {
 				var ek expandedKey
 				garbage := randBytes(r, int(unsafe.Sizeof(ek)))
 				copy(unsafe.Slice((*byte)(unsafe.Pointer(&ek)), unsafe.Sizeof(ek)), garbage)
 				expandWith(k, &ek, &h, powersFor(k, n))
 				for m := 0; m <= n; m++ {
-					d := randBytes(r, m*BlockSize+trial) // and a partial block to ignore
 					y := y0
-					updateWith(k, &y, &ek, d)
-					if want := refUpdate(t, h, y0, d); y != want {
+					updateWith(k, &y, &ek, inputs[m])
+					if y != wants[m] {
 						t.Fatalf("key expanded for %d blocks (%d powers), update of %d: y = %x, want %x",
-							n, powersFor(k, n), m, y, want)
+							n, powersFor(k, n), m, y, wants[m])
 					}
 				}
 			}
@@ -233,25 +286,32 @@ func TestPartialKeys(t *testing.T) {
 // over many lengths of A and C, including those that reach the 8-block
 // main loops.
 func TestSumGCMAgainstRef(t *testing.T) {
+	// The cases and their references, once for every kernel.
+	type gcmCase struct {
+		h    [16]byte
+		a, c []byte
+		want [16]byte
+	}
+	var cases []gcmCase
+	r := rand.New(rand.NewPCG(2, 3))
+	add := func(h [16]byte, a, c []byte) { cases = append(cases, gcmCase{h, a, c, ref.GCMGHASH(h, a, c)}) }
+	for la := 0; la <= 50; la++ {
+		for _, lc := range []int{0, 1, 15, 16, 17, 31, 32, 33, 100, 257} {
+			add(randKey(r), randBytes(r, la), randBytes(r, lc))
+		}
+	}
+	for i := 0; i < 200; i++ {
+		add(randKey(r), randBytes(r, r.IntN(300)), randBytes(r, r.IntN(300)))
+	}
 	forEachKernel(t, func(t *testing.T) {
-		r := rand.New(rand.NewPCG(2, 3))
-		check := func(h [16]byte, a, c []byte) {
-			want := ref.GCMGHASH(h, a, c)
-			key := NewKey(h)
-			if got := key.SumGCM(a, c); got != want {
-				t.Fatalf("len(A) = %d, len(C) = %d: Key.SumGCM = %x, want %x", len(a), len(c), got, want)
+		for _, c := range cases {
+			key := NewKey(c.h)
+			if got := key.SumGCM(c.a, c.c); got != c.want {
+				t.Fatalf("len(A) = %d, len(C) = %d: Key.SumGCM = %x, want %x", len(c.a), len(c.c), got, c.want)
 			}
-			if got := SumGCM(h, a, c); got != want {
-				t.Fatalf("len(A) = %d, len(C) = %d: SumGCM = %x, want %x", len(a), len(c), got, want)
+			if got := SumGCM(c.h, c.a, c.c); got != c.want {
+				t.Fatalf("len(A) = %d, len(C) = %d: SumGCM = %x, want %x", len(c.a), len(c.c), got, c.want)
 			}
-		}
-		for la := 0; la <= 50; la++ {
-			for _, lc := range []int{0, 1, 15, 16, 17, 31, 32, 33, 100, 257} {
-				check(randKey(r), randBytes(r, la), randBytes(r, lc))
-			}
-		}
-		for i := 0; i < 200; i++ {
-			check(randKey(r), randBytes(r, r.IntN(300)), randBytes(r, r.IntN(300)))
 		}
 	})
 }
@@ -259,30 +319,46 @@ func TestSumGCMAgainstRef(t *testing.T) {
 // TestIncrementalWrites splits inputs at random points (empty pieces
 // included) and compares with one Write and with the reference.
 func TestIncrementalWrites(t *testing.T) {
+	// The inputs, their pieces and references, once for every kernel.
+	type writes struct {
+		h      [16]byte
+		d      []byte
+		pieces []int
+		want   [16]byte
+	}
+	r := rand.New(rand.NewPCG(6, 7))
+	cases := make([]writes, 300)
+	for i := range cases {
+		c := &cases[i]
+		c.h = randKey(r)
+		c.d = randBytes(r, r.IntN(1000))
+		c.want = refGHASH(t, c.h, zeroPad(c.d))
+		for rest := len(c.d); ; {
+			k := r.IntN(min(rest, 40) + 1)
+			c.pieces = append(c.pieces, k)
+			if rest -= k; rest == 0 {
+				break
+			}
+		}
+	}
 	forEachKernel(t, func(t *testing.T) {
-		r := rand.New(rand.NewPCG(6, 7))
-		for i := 0; i < 300; i++ {
-			h := randKey(r)
-			key := NewKey(h)
-			d := randBytes(r, r.IntN(1000))
-			want := hashOf(&key, d)
-			if ref := refGHASH(t, h, zeroPad(d)); !bytes.Equal(want, ref[:]) {
-				t.Fatalf("one Write, len %d: %x, want %x", len(d), want, ref)
+		for _, c := range cases {
+			key := NewKey(c.h)
+			want := hashOf(&key, c.d)
+			if !bytes.Equal(want, c.want[:]) {
+				t.Fatalf("one Write, len %d: %x, want %x", len(c.d), want, c.want)
 			}
 			inc := key.NewHash()
-			for rest := d; ; {
-				k := r.IntN(min(len(rest), 40) + 1)
+			rest := c.d
+			for _, k := range c.pieces {
 				n, err := inc.Write(rest[:k])
 				if n != k || err != nil {
 					t.Fatalf("Write(%d bytes) = %d, %v", k, n, err)
 				}
 				rest = rest[k:]
-				if len(rest) == 0 {
-					break
-				}
 			}
 			if got := inc.Sum(nil); !bytes.Equal(got, want) {
-				t.Fatalf("len %d: incremental %x, one Write %x", len(d), got, want)
+				t.Fatalf("len %d: incremental %x, one Write %x", len(c.d), got, want)
 			}
 		}
 	})
