@@ -40,7 +40,7 @@ func benchKernels(b *testing.B, sizes []int, f func(b *testing.B, n int)) {
 		k := &kernels[i]
 		b.Run(k.name, func(b *testing.B) {
 			if !k.available {
-				b.Skipf("kernel %q is not available on this CPU", k.name)
+				b.Skip(unavailable(k))
 			}
 			saved := active
 			active = k

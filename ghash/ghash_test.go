@@ -3,6 +3,7 @@ package ghash
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func forEachKernel(t *testing.T, f func(t *testing.T)) {
 		k := &kernels[i]
 		t.Run(k.name, func(t *testing.T) {
 			if !k.available {
-				t.Skipf("kernel %q is not available on this CPU, or GODEBUG hides it (no qemu model has VPCLMULQDQ or AVX-512: the wide kernels are tested natively only)", k.name)
+				t.Skip(unavailable(k))
 			}
 			saved := active
 			active = k
@@ -29,6 +30,16 @@ func forEachKernel(t *testing.T, f func(t *testing.T)) {
 			f(t)
 		})
 	}
+}
+
+// unavailable says why kernel k cannot run here, and where it can.
+func unavailable(k *kernel) string {
+	lacks := "an extension it needs"
+	if k.missing != "" {
+		lacks = k.missing
+	}
+	return fmt.Sprintf("kernel %q is not available: the CPU lacks %s, or GODEBUG turns it off "+
+		"(no qemu model has AVX-512 or VPCLMULQDQ: make test-bochs runs such kernels on an emulated Tiger Lake, docs/verification.md)", k.name, lacks)
 }
 
 // availableKernels returns the kernels this CPU can run.

@@ -1,5 +1,7 @@
 package ghash
 
+import "github.com/simdhash/simdhash/internal/cpuid"
+
 // A kernel is one implementation of the GHASH block loop.
 //
 // The accumulator y and the blocks are kept in the byte order of
@@ -15,6 +17,7 @@ type kernel struct {
 	name      string   // reported by Kernel
 	id        kernelID // which functions expandWith and updateWith call
 	available bool     // the CPU supports every extension it uses
+	missing   string   // if not available and known: the extensions it lacks, or GODEBUG hides
 
 	// powers is how many powers of H, H^1..H^powers, a full key of this
 	// kernel holds: the most blocks it absorbs with one reduction.
@@ -54,14 +57,15 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the implementation chosen at init for this
-// CPU: "pmull" or "neon" on arm64 and 32-bit arm; on amd64 "vpclmul256"
-// (VPCLMULQDQ on YMM registers, on CPUs with AVX2 and VPCLMULQDQ), "pclmul"
-// (PCLMULQDQ in VEX encodings, on CPUs with AVX) or "pclmul-sse" (the same
-// code in SSE encodings, for CPUs without AVX); or "generic". The choice
-// follows golang.org/x/sys/cpu, so GODEBUG=cpu.pmull=off forces "neon" on
-// arm64, and on amd64 GODEBUG=cpu.vpclmulqdq=off forces "pclmul",
-// GODEBUG=cpu.avx=off "pclmul-sse" and GODEBUG=cpu.pclmulqdq=off
-// "generic".
+// CPU: "pmull" or "neon" on arm64 and 32-bit arm; on amd64 "vpclmul512"
+// (VPCLMULQDQ on ZMM registers, on CPUs with AVX-512 F, VL and BW and
+// VPCLMULQDQ), "vpclmul256" (on YMM registers, on CPUs with AVX2 and
+// VPCLMULQDQ), "pclmul" (PCLMULQDQ in VEX encodings, on CPUs with AVX) or
+// "pclmul-sse" (the same code in SSE encodings, for CPUs without AVX); or
+// "generic". The choice follows golang.org/x/sys/cpu, so
+// GODEBUG=cpu.pmull=off forces "neon" on arm64, and on amd64
+// GODEBUG=cpu.avx512=off forces "vpclmul256", cpu.vpclmulqdq=off "pclmul",
+// cpu.avx=off "pclmul-sse" and cpu.pclmulqdq=off "generic".
 func Kernel() string { return active.name }
 
 // expandedKey holds what the kernels precompute from H. Each kernel fills
@@ -79,9 +83,17 @@ const (
 	kernelPCLMUL
 	kernelPCLMULSSE
 	kernelVPCLMUL256
+	kernelVPCLMUL512
 	kernelPMULL
 	kernelNEON
 )
+
+// needs returns k, available if every one of features is, and otherwise
+// naming those that are not.
+func needs(k kernel, features ...cpuid.Feature) kernel {
+	k.available, k.missing = cpuid.Need(features...)
+	return k
+}
 
 // noCase panics: kernel k reached a switch over kernel ids that has no case
 // for it. It is out of line, and builds its message only when called.

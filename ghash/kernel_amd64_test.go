@@ -124,10 +124,11 @@ var updateSizes = []int{16, 32, 64, 128, 192, 240, 256, 320, 384, 496, 512, 1024
 // clmulLoop function issues (gen/ghash_pclmul's calibrationChains).
 const clmulChains = 8
 
-// BenchmarkCLMUL measures the core's carry-less-multiply throughput at 128
-// and 256 bits: run it in the same `go test -bench` as BenchmarkUpdate to
+// BenchmarkCLMUL measures the core's carry-less-multiply throughput at 128,
+// 256 and 512 bits: run it in the same `go test -bench` as BenchmarkUpdate to
 // say what fraction of it a kernel's loop reaches. It reports the time per
-// instruction ("ns/clmul"); a 256-bit one makes two 64x64 products.
+// instruction ("ns/clmul"); a 256-bit one makes two 64x64 products, a
+// 512-bit one four.
 func BenchmarkCLMUL(b *testing.B) {
 	const iters = 1000
 	for _, c := range []struct {
@@ -137,6 +138,7 @@ func BenchmarkCLMUL(b *testing.B) {
 	}{
 		{"128", kernels[kernelIndex(b, kernelPCLMUL)].available, clmulLoop128},
 		{"256", kernels[kernelIndex(b, kernelVPCLMUL256)].available, clmulLoop256},
+		{"512", kernels[kernelIndex(b, kernelVPCLMUL512)].available, clmulLoop512},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			if !c.ok {
@@ -186,7 +188,7 @@ func BenchmarkUpdate(b *testing.B) {
 				b.Run(k.name, func(b *testing.B) {
 					key, ok := keys[k]
 					if !ok {
-						b.Skipf("kernel %q not available", k.name)
+						b.Skip(unavailable(k))
 					}
 					b.SetBytes(int64(n))
 					var y [16]byte
@@ -224,7 +226,7 @@ func BenchmarkSHA1After(b *testing.B) {
 	for _, k := range amd64Kernels(b) {
 		b.Run(k.name, func(b *testing.B) {
 			if !k.available {
-				b.Skipf("kernel %q not available", k.name)
+				b.Skip(unavailable(k))
 			}
 			key := newKey(k, &benchKey)
 			var y [16]byte
@@ -257,11 +259,17 @@ func BenchmarkSHA1After(b *testing.B) {
 // checks that each setting that hides an extension also hides the
 // kernels that use it.
 func TestRequires(t *testing.T) {
+	x := &cpu.X86
 	flags := map[string]bool{
-		"SSE2": cpu.X86.HasSSE2, "SSSE3": cpu.X86.HasSSSE3, "AVX": cpu.X86.HasAVX, "AVX2": cpu.X86.HasAVX2,
-		"PCLMULQDQ": cpu.X86.HasPCLMULQDQ, "VPCLMULQDQ": hasVPCLMULQDQ,
+		"SSE2": x.HasSSE2, "SSSE3": x.HasSSSE3, "AVX": x.HasAVX, "AVX2": x.HasAVX2,
+		"PCLMULQDQ": x.HasPCLMULQDQ, "VPCLMULQDQ": hasVPCLMULQDQ,
+		// x/sys/cpu sets the AVX-512 flags only when the OS saves the ZMM
+		// and opmask state; GODEBUG=cpu.avx512=off clears HasAVX512 alone.
+		"AVX512F": x.HasAVX512 && x.HasAVX512F, "AVX512VL": x.HasAVX512 && x.HasAVX512VL,
+		"AVX512BW": x.HasAVX512 && x.HasAVX512BW,
 	}
 	uses := map[kernelID][]string{
+		kernelVPCLMUL512: {"ghashVPCLMUL512", "ghashPowers"},
 		kernelVPCLMUL256: {"ghashVPCLMUL256", "ghashPowers"},
 		kernelPCLMUL:     {"ghashPCLMULAVX", "ghashPowers"},
 		kernelPCLMULSSE:  {"ghashPCLMUL", "ghashPowers"},

@@ -28,7 +28,12 @@ func dispatchOracle(t *testing.T) (string, string) {
 	}
 	off := godebugOff()
 	delete(off, "sse2")
+	// GODEBUG's cpu.avx512=off (golang.org/x/sys/cpu's key for AVX-512 as
+	// a whole) and cpu.avx512vpclmulqdq=off name no flag of the file.
+	avx512 := !off["avx512"] && !off["all"] && has(f, off, "avx512f") && has(f, off, "avx512vl") && has(f, off, "avx512bw")
 	switch {
+	case avx512 && !off["avx512vpclmulqdq"] && has(f, off, "vpclmulqdq") && has(f, off, "avx2") && has(f, off, "avx") && has(f, off, "pclmulqdq"):
+		return "vpclmul512", "/proc/cpuinfo (avx512f, avx512vl, avx512bw, vpclmulqdq, avx2, avx, pclmulqdq)"
 	case has(f, off, "vpclmulqdq") && has(f, off, "avx2") && has(f, off, "avx") && has(f, off, "pclmulqdq"):
 		return "vpclmul256", "/proc/cpuinfo (vpclmulqdq, avx2, avx, pclmulqdq)"
 	case has(f, off, "pclmulqdq") && has(f, off, "avx"):
