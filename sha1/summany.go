@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"slices"
 	"unsafe"
+
+	"github.com/simdhash/simdhash/internal/cpuid"
 )
 
 // SumMany sets sums[i] to Sum(msgs[i]) for every i.
 //
 // On amd64 with AVX2 it hashes eight messages at once, one in each 32-bit
-// lane of the vector registers (see [ManyKernel]), which takes the latency
+// lane of the vector registers, and sixteen with AVX-512 (see
+// [ManyKernel]), which takes the latency
 // of SHA-1's round chain, the limit of a single stream, out of the
 // picture: a batch of many messages of a few KiB or more is hashed in
 // less than half the time of a loop of Sum. Elsewhere it is that loop.
@@ -43,7 +46,8 @@ import (
 // lanes at which the multi-lane kernel, its throughput shared among its
 // lanes, still hashes a lane's block faster than the single-stream kernel
 // (manyMinLive): 4 of 8 with SHA-NI, 3 of 8 with the AVX2 single-stream
-// kernel.
+// kernel; for the 16-lane kernel, whose throughput is an estimate (llvm-mca)
+// rather than a measurement, 3 and 2 of 16.
 func SumMany(sums [][Size]byte, msgs [][]byte) {
 	if len(sums) != len(msgs) {
 		panic(fmt.Sprintf("sha1: SumMany: len(sums) = %d but len(msgs) = %d: want one sum per message", len(sums), len(msgs)))
@@ -65,10 +69,10 @@ func SumMany(sums [][Size]byte, msgs [][]byte) {
 }
 
 // ManyKernel reports the kernel SumMany uses, chosen at init for this CPU:
-// "avx2x8" (eight messages per YMM register, with AVX2) or "single" (a
-// loop of Sum, with the kernel Kernel reports). A 16-lane AVX-512 kernel,
-// "avx512x16", is built in but not chosen yet: it has not run on a CPU
-// with AVX-512 (docs/sha1-many.md). GODEBUG=cpu.avx2=off selects "single".
+// "avx512x16" (sixteen messages per ZMM register, with AVX-512 F, VL and
+// BW and AVX2), "avx2x8" (eight per YMM register, with AVX2) or "single"
+// (a loop of Sum, with the kernel Kernel reports).
+// GODEBUG=cpu.avx512=off selects "avx2x8", cpu.avx2=off "single".
 func ManyKernel() string { return activeMany.name }
 
 // A manyKernel is one implementation of SumMany's block function: with
@@ -79,10 +83,10 @@ type manyKernel struct {
 	name      string
 	id        manyID
 	lanes     int
-	available bool // the CPU (and OS) support every extension it uses
-	// dispatch says whether the dispatcher may choose it; false for a
-	// kernel that has not yet run on hardware with its extensions, and
-	// for the portable model kernels, which only the tests use.
+	available bool   // the CPU (and OS) support every extension it uses
+	missing   string // if not available and known: the extensions it lacks, or GODEBUG hides
+	// dispatch says whether the dispatcher may choose it; false for the
+	// portable model kernels, which only the tests use.
 	dispatch bool
 	// cpb is the kernel's throughput in cycles per byte of all lanes
 	// together (docs/sha1-many.md; measured, or where said estimated),
@@ -90,6 +94,13 @@ type manyKernel struct {
 	cpb float64
 	// minLive, when set, replaces the threshold manyMinLive computes.
 	minLive int
+}
+
+// manyNeeds returns k, available if every one of features is, and
+// otherwise naming those that are not.
+func manyNeeds(k manyKernel, features ...cpuid.Feature) manyKernel {
+	k.available, k.missing = cpuid.Need(features...)
+	return k
 }
 
 // manyID names a multi-lane kernel for the switch in manyBlocks.
@@ -361,8 +372,9 @@ func manyPortableBlocks(s *manyLanes, lanes, n int) {
 // a lane's block faster than the single-stream kernel does a block alone:
 // with m of its L lanes busy, k delivers m/L of its throughput, so it wins
 // while m/(L*cpb(k)) > 1/cpb(single), that is for m > L*cpb(k)/cpb(single).
-// With SHA-NI (1.95 cycles/byte) and avx2x8 (cpb 0.82) that is 4 lanes.
-// docs/sha1-many.md has the measurements behind both figures and checks
+// With SHA-NI (1.95 cycles/byte) and avx2x8 (cpb 0.82) that is 4 lanes;
+// with avx512x16 (cpb 0.32, llvm-mca's estimate, not a measurement) 3.
+// docs/sha1-many.md has the measurements behind the figures and checks
 // the threshold against SumMany on a few equal messages.
 func manyMinLive(k *manyKernel) int {
 	switch {

@@ -30,12 +30,17 @@ func forEachManyKernel(t *testing.T, f func(t *testing.T, k *manyKernel)) {
 	}
 }
 
-// manyUnavailable says why kernel k cannot run here.
+// manyUnavailable says why kernel k cannot run here, and where it can.
 func manyUnavailable(k *manyKernel) string {
-	if k.id == manyAVX512x16 {
-		return "kernel avx512x16 not available: the CPU lacks AVX-512 F, VL or BW (or the OS's ZMM state), or GODEBUG disabled it; it runs on such a CPU, or under an emulator of one (scripts/bochs-test.sh)"
+	lacks := "an extension it needs"
+	if k.missing != "" {
+		lacks = k.missing
 	}
-	return fmt.Sprintf("kernel %q not available: the CPU lacks an extension it needs, or GODEBUG disabled one", k.name)
+	msg := fmt.Sprintf("kernel %q is not available: the CPU lacks %s (or the OS its register state), or GODEBUG turns it off", k.name, lacks)
+	if k.id == manyAVX512x16 {
+		msg += " (no qemu model has AVX-512: make test-bochs runs it on an emulated Tiger Lake, docs/verification.md)"
+	}
+	return msg
 }
 
 func manyKernelNames() []string {
