@@ -46,8 +46,8 @@ import (
 // lanes at which the multi-lane kernel, its throughput shared among its
 // lanes, still hashes a lane's block faster than the single-stream kernel
 // (manyMinLive): 4 of 8 with SHA-NI, 3 of 8 with the AVX2 single-stream
-// kernel; for the 16-lane kernel, whose throughput is an estimate (llvm-mca)
-// rather than a measurement, 3 and 2 of 16.
+// kernel; for the 16-lane kernel, whose throughput is llvm-mca's estimate
+// rather than a measurement, 3 of 16 with SHA-NI and 2 with AVX2.
 func SumMany(sums [][Size]byte, msgs [][]byte) {
 	if len(sums) != len(msgs) {
 		panic(fmt.Sprintf("sha1: SumMany: len(sums) = %d but len(msgs) = %d: want one sum per message", len(sums), len(msgs)))
