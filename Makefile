@@ -56,7 +56,7 @@ deps: ## install qemu-user and the aarch64 and arm binutils if missing; download
 	$(call step,deps,install what is missing)
 	bash scripts/ci/deps.sh
 
-vet: ## go vet on amd64, arm64, arm, 386, s390x, loong64, js/wasm and purego
+vet: ## go vet on amd64, arm64, arm, s390x, js/wasm and purego
 	$(call step,vet,go vet on every target - about 2 min / 5 s)
 	bash scripts/ci/vet.sh
 
