@@ -6,7 +6,9 @@
 #     bytes, length block included) against `openssl speed -seconds 1
 #     -bytes N ghash`, which times GMAC updates on a key set once;
 #   - the same against OLD_REV's ghash.Sum (BenchmarkGHASH there), which
-#     expanded the key on every call, built from a scratch copy of OLD_REV.
+#     expanded the key on every call, built from a scratch copy of OLD_REV;
+#     with the same kernel, or with pclmul (what OLD_REV chose here) for a
+#     kernel it did not have.
 #
 #   scripts/ghash-speed.sh            ROUNDS=10 SIZES='16 64 1024 8192' BUDGET=0.5
 #
@@ -40,9 +42,15 @@ echo "ghash-speed: building this checkout's ghash test binary and $OLD_REV's (gi
 mkdir -p "$tmp/old"
 git archive "$OLD_REV" go.mod go.sum ghash internal | tar -x -C "$tmp/old"
 (cd "$tmp/old" && "$GO" test -c -o "$tmp/old.test" ./ghash)
-kernels=$(cd ghash && "$tmp/new.test" -test.run '^$' -test.bench '^BenchmarkKeySumGCM$/^pclmul' -test.benchtime 1x |
+kernels=$(cd ghash && "$tmp/new.test" -test.run '^$' -test.bench '^BenchmarkKeySumGCM$/^(pclmul|vpclmul)' -test.benchtime 1x |
 	awk -F/ '/^BenchmarkKeySumGCM\//{print $2}' | sort -u)
-[[ -n $kernels ]] || { echo "ghash-speed: this CPU runs no amd64 kernel (pclmul, pclmul-sse)" >&2; exit 1; }
+[[ -n $kernels ]] || { echo "ghash-speed: this CPU runs no amd64 kernel (vpclmul*, pclmul, pclmul-sse)" >&2; exit 1; }
+oldkernels=$(cd ghash && "$tmp/old.test" -test.run '^$' -test.bench '^BenchmarkGHASH$/^pclmul' -test.benchtime 1x |
+	awk -F/ '/^BenchmarkGHASH\//{print $2}' | sort -u)
+# old KERNEL: the kernel of OLD_REV's Sum to compare KERNEL's Key.SumGCM
+# with: the same one, or, for a kernel OLD_REV did not have (vpclmul*),
+# what OLD_REV's dispatch chose on this CPU, pclmul.
+old() { if grep -qx -- "$1" <<<"$oldkernels"; then echo "$1"; else echo pclmul; fi; }
 
 # cpu BINARY NAME KERNEL N COUNT: user CPU seconds to run COUNT operations
 # of Benchmark<NAME>/<KERNEL>/<N>.
@@ -69,7 +77,7 @@ declare -A nkey nold
 for n in $SIZES; do
 	for k in $kernels; do
 		nkey[$k/$n]=$(count "$tmp/new.test" KeySumGCM "$k" "$n")
-		nold[$k/$n]=$(count "$tmp/old.test" GHASH "$k" "$n")
+		nold[$k/$n]=$(count "$tmp/old.test" GHASH "$(old "$k")" "$n")
 	done
 done
 
@@ -80,7 +88,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		echo "$r openssl - $n $ns" >>"$raw"
 		for k in $kernels; do
 			echo "$r key $k $n $(bench "$tmp/new.test" KeySumGCM "$k" "$n" "${nkey[$k/$n]}")" >>"$raw"
-			echo "$r old $k $n $(bench "$tmp/old.test" GHASH "$k" "$n" "${nold[$k/$n]}")" >>"$raw"
+			echo "$r old $k $n $(bench "$tmp/old.test" GHASH "$(old "$k")" "$n" "${nold[$k/$n]}")" >>"$raw"
 		done
 	done
 	echo "ghash-speed: round $r/$ROUNDS done"
