@@ -20,7 +20,8 @@ SHELL := bash
 .DEFAULT_GOAL := all
 
 # $(call step,NAME,WHAT): the header line each step prints. WHAT ends with
-# the step's rough duration on a 2-core machine, cold Go build cache / warm.
+# the step's rough duration on a quiet 2-core machine, cold Go build cache /
+# warm (docs/verification.md has the measurement).
 step = @printf '\n==> %s  %s: %s\n' "$$(date +%T)" '$(1)' '$(2)'
 
 .PHONY: all help generate check-generated test test-quick speed-short \
@@ -33,15 +34,15 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:[^#]*## /\t/' | expand -t 18
 
 generate: ## regenerate every generated .s (go generate ./...)
-	$(call step,generate,$(GO) generate -x ./... - about 40 s / 5 s)
+	$(call step,generate,$(GO) generate -x ./... - about 40 s cold / 2 s warm)
 	$(GO) generate -x ./...
 
 check-generated: ## fail if the committed generated files differ from what go generate writes
-	$(call step,check-generated,delete the generated files and regenerate them - about 40 s / 5 s)
+	$(call step,check-generated,delete the generated files and regenerate them - about 40 s / 7 s)
 	bash scripts/ci/check-generated.sh
 
 test-quick: ## native go test -short, the library and the generators (gen/)
-	$(call step,test-quick,$(GO) test -short ./... and in gen/ - about 50 s / 15 s)
+	$(call step,test-quick,$(GO) test -short ./... and in gen/ - about 45 s / 15 s)
 	$(GO) test -short ./...
 	$(GO) -C gen test -short ./...
 
@@ -57,16 +58,16 @@ deps: ## install qemu-user and the aarch64 and arm binutils if missing; download
 	bash scripts/ci/deps.sh
 
 vet: ## go vet on amd64, arm64, arm, s390x, js/wasm and purego
-	$(call step,vet,go vet on every target - about 2 min / 5 s)
+	$(call step,vet,go vet on every target - about 100 s / 8 s)
 	bash scripts/ci/vet.sh
 
 test-native: ## native go test (full, not -short), the library and the generators (gen/)
-	$(call step,test-native,$(GO) test -count=1 ./... and in gen/ - about 1 min / 25 s)
+	$(call step,test-native,$(GO) test -count=1 ./... and in gen/ - about 80 s / 30 s)
 	$(GO) test -count=1 ./...
 	$(GO) -C gen test -count=1 ./...
 
 test-race: ## ghash's shared-use test under the race detector (cgo: needs a C compiler)
-	$(call step,test-race,CGO_ENABLED=1 $(GO) test -race -run TestShared ./ghash - about 60 s / 5 s)
+	$(call step,test-race,CGO_ENABLED=1 $(GO) test -race -run TestShared ./ghash - about 25 s / 3 s)
 	CGO_ENABLED=1 $(GO) test -count=1 -race -run '^TestShared$$' ./ghash
 
 test-purego: ## go test -tags purego ./...
@@ -78,7 +79,7 @@ check-deps: ## fail if a module importing sha1 and ghash inherits any module but
 	bash scripts/ci/check-deps.sh
 
 test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU models; crypto/sha1 under qemu-i386, -s390x, -loongarch64
-	$(call step,test-emulated,qemu user-mode runs with -test.short - about 2.5 min / 2 min)
+	$(call step,test-emulated,qemu user-mode runs with -test.short - about 95 s / 50 s)
 	bash scripts/ci/test-emulated.sh
 
 # Not part of `make test`: the first run builds the guest kernel (about 5
