@@ -53,7 +53,7 @@ speed-short: ## a short speed table of the sha1 and ghash kernels
 # Everything CI runs (.ci/run), in this order.
 test: deps check-generated vet test-native test-race test-purego check-deps test-emulated ## everything: what CI runs
 
-deps: ## install qemu-user and the aarch64 and arm binutils if missing; download both modules' dependencies
+deps: ## install qemu-user, the aarch64 and arm binutils and gcc (for -race) if missing; download both modules' dependencies
 	$(call step,deps,install what is missing)
 	bash scripts/ci/deps.sh
 
