@@ -51,7 +51,7 @@ GLOBL sha1Bswap<>(SB), RODATA|NOPTR, $32
 // func blockAVX2(h *[5]uint32, p []byte)
 // Requires: AVX, AVX2, BMI, BMI2
 TEXT ·blockAVX2(SB), $1288-32
-	// Schedule: placement=spread ch=add maj=add align=unpack; W+K a whole pair ahead in two buffers, BMI rounds (RORX, ANDN).
+	// Schedule: placement=spread ch=add maj=add align=unpack rounds=copy; W+K a whole pair ahead in two buffers, BMI rounds (RORX, ANDN).
 	MOVQ h+0(FP), R9
 	MOVQ p_base+8(FP), R10
 	MOVQ p_len+16(FP), DI

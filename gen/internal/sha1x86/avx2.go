@@ -20,7 +20,8 @@ import (
 // says), and the buffers swap roles after each pair. The rounds use BMI1
 // and BMI2: RORX rotates without a copy, ANDN gives ^b & d in one step.
 // Its look-ahead is the whole pair and its rotates are RORX, so of the
-// knobs it honours the placement, the forms of Ch and Maj, and the align.
+// knobs it honours the placement, the forms of Ch and Maj, and the align;
+// the form of its rounds (bmi.go) is a knob of its own.
 //
 // An odd last block is hashed alone: its high lane is loaded from the low
 // block again and never read. Loads for the pair after the last one are
@@ -103,8 +104,10 @@ func (e *backend) pairFunction(name string) error {
 	e.begin(name, 0, "two blocks per vector pass, with AVX2, BMI1 and BMI2")
 	pp.bufs = [2]Mem{c.AllocLocal(pairBufBytes), c.AllocLocal(pairBufBytes)}
 	pp.end = c.AllocLocal(8)
-	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI}
-	e.loadArgs(e.scratch, pp.end, v)
+	abcde := [5]reg.GPPhysical{reg.EAX, reg.EBX, reg.ECX, reg.EDX, reg.ESI}
+	e.loadArgs(e.scratch, pp.end, vars{a: abcde[0], b: abcde[1], c: abcde[2], d: abcde[3], e: abcde[4]})
+	rounds := e.bmiRounds(abcde)
+	rounds.start()
 	e.isa.Load(e.bswap, e.bswapMem)
 	c.LEAQ(pp.bufs[0], pp.cur)
 	c.LEAQ(pp.bufs[1], pp.next)
@@ -141,17 +144,18 @@ func (e *backend) pairFunction(name string) error {
 			steps := e.p.Placement.Deal(e.pairGroupSteps(g, 160), t%8, 8)
 			r := sha1sched.Round{T: t, F: sha1sched.F(t), Ch: e.p.Ch, Maj: e.p.Maj,
 				WK: pp.model.Read(80*half+t, pairSlot(bufCur, half, t))}
-			round := sha1sched.Commented(e, fmt.Sprintf("Round %d of block %d", t, half), e.bmiRoundSteps(r, v))
+			round := sha1sched.Commented(e, fmt.Sprintf("Round %d of block %d", t, half), rounds.round(r))
 			e.p.Placement.Merge(round, steps)
-			v = v.next()
 		}
 		c.Commentf("h += a..e after block %d of the pair.", half)
-		for i, r := range []reg.GPPhysical{v.a, v.b, v.c, v.d, v.e} {
+		for i, r := range rounds.state() {
 			m := Mem{Base: e.hp, Disp: 4 * i}
 			c.ADDL(m, r)
 			c.MOVL(r, m)
 		}
+		rounds.start()
 		if half == 1 {
+			rounds.loopEnd()
 			c.ADDQ(U8(128), e.ptr)
 			c.XCHGQ(pp.cur, pp.next)
 			pp.model.Swap()

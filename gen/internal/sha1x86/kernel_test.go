@@ -78,7 +78,7 @@ func TestKnobLists(t *testing.T) {
 	want := map[string]string{
 		"ssse3": "lookahead placement ch maj rotate align",
 		"avx":   "lookahead placement ch maj rotate align",
-		"avx2":  "placement ch maj align",
+		"avx2":  "placement ch maj align rounds",
 	}
 	for _, k := range Kernels {
 		p := k.Defaults()

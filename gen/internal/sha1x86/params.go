@@ -13,6 +13,7 @@ type Params struct {
 	sha1sched.Schedule
 	Rotate Rotate
 	Align  Align
+	Rounds Rounds // avx2 only
 }
 
 // Rotate is how the scalar rounds compute rol5(a) and rol30(b).
@@ -55,6 +56,25 @@ var alignSpec = &knob.Spec{Flag: "align", What: "how W[t-14..t-11] and W[t-6..t-
 func (a Align) String() string      { return alignSpec.Name(int(a)) }
 func (a *Align) Set(s string) error { return knob.SetEnum(a, alignSpec, s) }
 func (*Align) Spec() *knob.Spec     { return alignSpec }
+
+// Rounds is how the avx2 kernel's BMI rounds compute f.
+type Rounds int
+
+// The BMI round forms.
+const (
+	RoundsCopy  Rounds = iota // f_t from copies of b, c, d in round t; b = rol30(b) in place
+	RoundsAhead               // f_{t+1} in round t, in a's register, once RORX has copied rol5(a) and rol30(a) out of it
+)
+
+var roundsSpec = &knob.Spec{Flag: "rounds", What: "how the BMI rounds compute f:",
+	Choices: []knob.Choice{
+		RoundsCopy:  {Name: "copy", Help: "f_t in round t, from copies of b, c and d; rol30(b) rotated in place"},
+		RoundsAhead: {Name: "ahead", Help: "f_{t+1} in round t, in a's register once RORX has taken rol5(a) and rol30(a) out of it: no copies; the ADD forms of Ch and Maj add their halves into f, not e"},
+	}}
+
+func (r Rounds) String() string      { return roundsSpec.Name(int(r)) }
+func (r *Rounds) Set(s string) error { return knob.SetEnum(r, roundsSpec, s) }
+func (*Rounds) Spec() *knob.Spec     { return roundsSpec }
 
 // Kernel is one of the x86 kernels this package generates.
 type Kernel struct {
@@ -102,10 +122,11 @@ func (k Kernel) Defaults() Params {
 // Knobs returns the knobs of p that kernel k honours, in the order of its
 // schedule line: for the one-block kernels all of them; for avx2, whose
 // look-ahead is a whole pair and whose rounds rotate with RORX, the
-// placement, the forms of Ch and Maj, and the align.
+// placement, the forms of Ch and Maj, the align, and the form of its
+// rounds.
 func (k Kernel) Knobs(p *Params) []knob.Knob {
 	if k.pair {
-		return []knob.Knob{&p.Placement, &p.Ch, &p.Maj, &p.Align}
+		return []knob.Knob{&p.Placement, &p.Ch, &p.Maj, &p.Align, &p.Rounds}
 	}
 	return append(p.Schedule.Knobs(), &p.Rotate, &p.Align)
 }
