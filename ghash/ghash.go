@@ -47,6 +47,11 @@
 //   - "neon" (arm64 and 32-bit arm without it): the 8x8-bit PMULL.8H
 //     (vmull.p8) that every Advanced SIMD unit has, combined into 64x64-bit
 //     products as in Câmara, Gouvêa, López and Dahab (2013).
+//   - "vpclmul512" (amd64 with AVX-512 F, VL and BW and VPCLMULQDQ) and
+//     "vpclmul256" (amd64 with AVX2 and VPCLMULQDQ): VPCLMULQDQ on ZMM and
+//     YMM registers, four and two blocks per instruction, sixteen blocks
+//     per reduction, for inputs of 256 bytes and more; shorter inputs and
+//     tails go through "pclmul"'s loops.
 //   - "pclmul" (amd64 with AVX) and "pclmul-sse" (amd64 without AVX): the
 //     64x64-bit carry-less multiply PCLMULQDQ, eight blocks per reduction.
 //   - "generic" (everywhere): portable Go with integer multiplies (see
@@ -55,8 +60,10 @@
 // A Key is made for the kernel active when NewKey is called and keeps
 // using it. Each kernel computes the powers of H in its Key with its own
 // multiply. On arm64 and 32-bit arm, GODEBUG=cpu.pmull=off hides the 64-bit
-// multiply from the selection and so selects "neon". Building with -tags
-// purego leaves out all assembly and selects "generic".
+// multiply from the selection and so selects "neon"; on amd64,
+// GODEBUG=cpu.avx512=off selects "vpclmul256", cpu.vpclmulqdq=off
+// "pclmul", cpu.avx=off "pclmul-sse" and cpu.pclmulqdq=off "generic".
+// Building with -tags purego leaves out all assembly and selects "generic".
 //
 // # Constant time
 //

@@ -31,6 +31,9 @@
 //     processors without AVX.
 //   - "ce": arm64, and 32-bit arm on Armv8 cores, with the SHA-1
 //     instructions (SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0, SHA1SU1).
+//   - "neon": arm64 and 32-bit arm cores with Advanced SIMD but without the
+//     SHA-1 instructions; the message schedule of "ssse3" on NEON, the
+//     rounds in general registers.
 //   - "stdlib": crypto/sha1 itself, on 386, loong64 and s390x, where it has
 //     assembly and this package has none: Sum and New hand the work to it.
 //   - "generic": portable Go, used everywhere else, and where the CPU lacks
@@ -46,7 +49,8 @@
 //	GODEBUG=cpu.sha=off,cpu.avx2=off                         selects "avx"
 //	GODEBUG=cpu.sha=off,cpu.avx2=off,cpu.avx=off             selects "ssse3"
 //	GODEBUG=cpu.sha=off,cpu.avx2=off,cpu.avx=off,cpu.ssse3=off selects "generic"
-//	GODEBUG=cpu.sha1=off (arm64, arm)                         selects "generic"
+//	GODEBUG=cpu.sha1=off (arm64, arm)                         selects "neon"
+//	GODEBUG=cpu.sha1=off,cpu.asimd=off (arm64)                selects "generic"
 //
 // Building with -tags purego leaves out the assembly altogether, and the
 // package uses "generic" everywhere.
