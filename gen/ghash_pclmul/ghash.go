@@ -198,8 +198,7 @@ func constants(ctx *build.Context) (bswap, poly Mem) {
 // x and t are overwritten.
 func (d *desc) product(o isa, x reg.VecPhysical, k, s Op, sHalf uint8, first bool) {
 	r := d.r
-	o.swap(r.t, x)
-	o.xor(r.t, r.t, x) // x0+x1 in both halves
+	halfSum(o, r.t, x)
 	if first {
 		o.clmul(r.m, r.t, s, sHalf<<4)
 		o.clmul(r.l, x, k, 0x00)
@@ -397,8 +396,7 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
 			o.xor(r.x, r.x, r.y)
 		}
 		o.load(r.k, Mem{Base: kpow})
-		o.swap(r.s, r.k)
-		o.xor(r.s, r.s, r.k)
+		halfSum(o, r.s, r.k)
 		d.product(o, r.x, r.k, r.s, 0, first)
 		ctx.ADDQ(U8(blockBytes), ptr)
 		ctx.ADDQ(U8(16), kpow)
@@ -444,8 +442,7 @@ func powers(ctx *build.Context, o isa, polyMem Mem) {
 		pw[i+1] = v
 	}
 	sum := func(i int, v reg.VecPhysical) {
-		o.swap(r.t, v)
-		o.xor(r.t, r.t, v)
+		halfSum(o, r.t, v)
 		o.store64(Mem{Base: kp, Disp: sumAddr(i)}, r.t)
 	}
 	o.load(pw[1], Mem{Base: kp, Disp: powerAddr(1)})
@@ -464,8 +461,7 @@ func powers(ctx *build.Context, o isa, polyMem Mem) {
 		ctx.JB(LabelRef("done"))
 		o.copy(r.x, operand(ha))
 		kb := operand(hb)
-		o.swap(r.s, kb)
-		o.xor(r.s, r.s, kb) // the sum of the key operand, in both halves
+		halfSum(o, r.s, kb) // the key operand's
 		d.product(o, r.x, kb, r.s, 0, true)
 		dst, keep := pw[i]
 		if !keep {

@@ -55,6 +55,13 @@ type isa interface {
 	upper(dst, a reg.VecPhysical)
 }
 
+// halfSum sets dst to the sum of src's two 64-bit halves, in both halves:
+// the middle operand of a Karatsuba product (x0+x1, or a key power's).
+func halfSum(o isa, dst, src reg.VecPhysical) {
+	o.swap(dst, src)
+	o.xor(dst, dst, src)
+}
+
 // twoXor is xor3 as two xors, for the isas without a three-way one.
 func twoXor(o isa, dst, a, b, c reg.VecPhysical) {
 	o.xor(dst, a, b)
