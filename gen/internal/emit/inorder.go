@@ -61,6 +61,18 @@ type graph struct {
 type edge struct{ other, delay int }
 
 func (c InOrder) graph(insts []*Inst) *graph {
+	return dependences(insts,
+		func(p, i *Inst, r string) int { return c.Delay(p, i, r) },
+		func(p, i *Inst) int { return max(c.Done(p)-c.Done(i), 0) })
+}
+
+// dependences builds the graph of a stretch of instructions for a
+// processor model: an edge j -> i for every j before i that i must follow,
+// with the least delay between their issues: raw(j, i, r) when i reads
+// what j writes in resource r, waw(j, i) when both write one, 0 when i
+// overwrites what j reads, and 0 from every instruction to a branch that
+// ends the stretch.
+func dependences(insts []*Inst, raw func(p, i *Inst, r string) int, waw func(p, i *Inst) int) *graph {
 	n := len(insts)
 	g := &graph{insts: insts, succ: make([][]edge, n), pred: make([][]edge, n)}
 	g.pinned = n > 0 && (insts[n-1].Branch || insts[n-1].Terminal)
@@ -69,10 +81,10 @@ func (c InOrder) graph(insts []*Inst) *graph {
 			d := -1
 			for _, r := range insts[j].Out {
 				if contains(insts[i].In, r) {
-					d = max(d, c.Delay(insts[j], insts[i], r)) // read after write
+					d = max(d, raw(insts[j], insts[i], r)) // read after write
 				}
 				if contains(insts[i].Out, r) {
-					d = max(d, c.Done(insts[j])-c.Done(insts[i]), 0) // write after write
+					d = max(d, waw(insts[j], insts[i])) // write after write
 				}
 			}
 			for _, r := range insts[j].In {
@@ -81,7 +93,7 @@ func (c InOrder) graph(insts []*Inst) *graph {
 				}
 			}
 			if g.pinned && i == n-1 {
-				d = max(d, 0)
+				d = max(d, 0) // everything before the branch
 			}
 			if d >= 0 {
 				g.succ[j] = append(g.succ[j], edge{i, d})

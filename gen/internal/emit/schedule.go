@@ -87,48 +87,24 @@ func (c Core) scheduleRegion(nodes []any) []any {
 	// Comments before the first instruction stay at the top; the others
 	// go with the instruction after them.
 	head, insts, tail := splitRegion(nodes)
-	n := len(insts)
-	pinned := n > 0 && (insts[n-1].Branch || insts[n-1].Terminal)
+	g := dependences(insts,
+		func(p, _ *Inst, r string) int { return c.latency(p, r) },
+		func(_, _ *Inst) int { return 1 })
+	n, pinned, succ := len(insts), g.pinned, g.succ
 	free := n
 	if pinned {
 		free = n - 1
 	}
-
-	// Dependences: edge j -> i with a delay.
-	type edge struct{ to, delay int }
-	succ := make([][]edge, n)
 	npred := make([]int, n)
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			d := -1
-			for _, r := range insts[j].Out {
-				if contains(insts[i].In, r) {
-					d = max(d, c.latency(insts[j], r)) // read after write
-				}
-				if contains(insts[i].Out, r) {
-					d = max(d, 1) // write after write
-				}
-			}
-			for _, r := range insts[j].In {
-				if contains(insts[i].Out, r) {
-					d = max(d, 0) // write after read
-				}
-			}
-			if pinned && i == n-1 {
-				d = max(d, 0) // everything before the branch
-			}
-			if d >= 0 {
-				succ[j] = append(succ[j], edge{i, d})
-				npred[i]++
-			}
-		}
+	for i := range npred {
+		npred[i] = len(g.pred[i])
 	}
 	// Priority: the longest chain of delays from an instruction to the end.
 	prio := make([]int, n)
 	for i := n - 1; i >= 0; i-- {
 		prio[i] = 1
 		for _, e := range succ[i] {
-			prio[i] = max(prio[i], e.delay+prio[e.to])
+			prio[i] = max(prio[i], e.delay+prio[e.other])
 		}
 	}
 
@@ -166,8 +142,8 @@ func (c Core) scheduleRegion(nodes []any) []any {
 		completed = max(completed, t+c.completion(insts[best]))
 		order = append(order, insts[best])
 		for _, e := range succ[best] {
-			npred[e.to]--
-			ready[e.to] = max(ready[e.to], t+e.delay)
+			npred[e.other]--
+			ready[e.other] = max(ready[e.other], t+e.delay)
 		}
 		t++
 	}
