@@ -8,6 +8,7 @@ import (
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
+	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -52,23 +53,8 @@ func TestLookaheadRange(t *testing.T) {
 func TestEveryKnobChangesCode(t *testing.T) {
 	for _, k := range Kernels {
 		base := k.Defaults()
-		strip := func(s string, p Params) string {
-			line := "// Schedule: " + k.Schedule(p) + "."
-			if !strings.Contains(s, line) {
-				t.Fatalf("%s: the generated file lacks the schedule line %q", k.Name, line)
-			}
-			return strings.ReplaceAll(s, line, "")
-		}
-		want := strip(generated(t, k, base), base)
-		variants := k.Variants(base)
-		if len(variants) == 0 {
-			t.Fatalf("%s: no variants", k.Name)
-		}
-		for _, p := range variants {
-			if got := strip(generated(t, k, p), p); got == want {
-				t.Errorf("%s %s generates the same code as %s", k.Name, k.Schedule(p), k.Schedule(base))
-			}
-		}
+		emittest.KnobsChangeCode(t, k.Name, base, k.Variants(base), k.Schedule,
+			func(p Params) string { return generated(t, k, p) })
 	}
 }
 
@@ -82,11 +68,7 @@ func TestKnobLists(t *testing.T) {
 	}
 	for _, k := range Kernels {
 		p := k.Defaults()
-		var got []string
-		for _, kn := range k.Knobs(&p) {
-			got = append(got, kn.Spec().Flag)
-		}
-		if strings.Join(got, " ") != want[k.Name] {
+		if got := emittest.KnobFlags(k.Knobs(&p)); got != want[k.Name] {
 			t.Errorf("%s registers %v, want %s", k.Name, got, want[k.Name])
 		}
 	}
