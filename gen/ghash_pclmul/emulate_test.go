@@ -155,6 +155,9 @@ func (m *machine) write(op Op, w []uint64, n uint, zero bool) {
 		if err := m.check(a, uint64(n), true); err != nil {
 			panic(err)
 		}
+		if n%8 != 0 { // the words below would drop the rest
+			panic(fmt.Sprintf("a store of %d bytes to memory is not modelled", n))
+		}
 		for i := uint(0); i < n/8; i++ {
 			binary.LittleEndian.PutUint64(m.mem[a+8*uint64(i):], w[i])
 		}
