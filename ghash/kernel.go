@@ -18,6 +18,7 @@ type kernel struct {
 	id        kernelID // which functions expandWith and updateWith call
 	available bool     // the CPU supports every extension it uses
 	missing   string   // if not available and known: the extensions it lacks, or GODEBUG hides
+	features  []string // the names of the extensions its availability tests, set by needs
 
 	// powers is how many powers of H, H^1..H^powers, a full key of this
 	// kernel holds: the most blocks it absorbs with one reduction.
@@ -89,9 +90,10 @@ const (
 )
 
 // needs returns k, available if every one of features is, and otherwise
-// naming those that are not.
+// naming those that are not; it records their names for TestRequires.
 func needs(k kernel, features ...cpuid.Feature) kernel {
 	k.available, k.missing = cpuid.Need(features...)
+	k.features = cpuid.Names(features)
 	return k
 }
 

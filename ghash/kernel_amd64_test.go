@@ -253,11 +253,11 @@ func BenchmarkSHA1After(b *testing.B) {
 
 // TestRequires reads the "Requires:" line of every amd64 function and
 // checks it against the dispatch: each extension a kernel's functions use
-// (its update and ghashPowers) must be one whose flag the kernel's
-// availability tests, and must be set whenever the kernel is available.
-// Run under the GODEBUG settings of scripts/ci/test-emulated.sh, it
-// checks that each setting that hides an extension also hides the
-// kernels that use it.
+// (its update and ghashPowers) must be among the features that kernel's
+// availability tests (its needs list), and its flag must be set whenever
+// the kernel is available. Run under the GODEBUG settings of
+// scripts/ci/test-emulated.sh, it checks that each setting that hides an
+// extension also hides the kernels that use it.
 func TestRequires(t *testing.T) {
 	x := &cpu.X86
 	flags := map[string]bool{
@@ -291,6 +291,9 @@ func TestRequires(t *testing.T) {
 			req, ok := asmtext.Requires(src, fn)
 			if !ok {
 				t.Fatalf("%s: no Requires line before its TEXT", fn)
+			}
+			for _, ext := range asmtext.Unlisted(req, k.features) {
+				t.Errorf("kernel %q: %s requires %s, which the kernel's needs list (%v) does not test", k.name, fn, ext, k.features)
 			}
 			for _, ext := range strings.Split(req, ", ") {
 				set, known := flags[ext]

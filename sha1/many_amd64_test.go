@@ -13,8 +13,9 @@ import (
 
 // TestManyRequires reads the "Requires:" line of each multi-lane kernel's
 // TEXT and checks it against the registry: every extension it lists must
-// be one whose flag the kernel's availability tests, and be set whenever
-// the kernel is available (also under the GODEBUG settings that turn
+// be among the features that kernel's availability tests (its manyNeeds
+// list, or one every amd64 CPU has), and its flag must be set whenever the
+// kernel is available (also under the GODEBUG settings that turn
 // extensions off).
 func TestManyRequires(t *testing.T) {
 	x := &cpu.X86
@@ -46,6 +47,11 @@ func TestManyRequires(t *testing.T) {
 		req, ok := asmtext.Requires(string(src), f.fn)
 		if !ok {
 			t.Fatalf("%s: no Requires line before its TEXT", f.fn)
+		}
+		// avo's names for CMOVcc and PREFETCHT0, in every amd64 CPU.
+		tested := append([]string{"CMOV", "MMX+"}, k.features...)
+		for _, ext := range asmtext.Unlisted(req, tested) {
+			t.Errorf("kernel %q: %s requires %s, which the kernel's manyNeeds list (%v) does not test", k.name, f.fn, ext, k.features)
 		}
 		for _, ext := range strings.Split(req, ", ") {
 			set, known := flags[ext]

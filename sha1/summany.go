@@ -83,8 +83,9 @@ type manyKernel struct {
 	name      string
 	id        manyID
 	lanes     int
-	available bool   // the CPU (and OS) support every extension it uses
-	missing   string // if not available and known: the extensions it lacks, or GODEBUG hides
+	available bool     // the CPU (and OS) support every extension it uses
+	missing   string   // if not available and known: the extensions it lacks, or GODEBUG hides
+	features  []string // the names of the extensions its availability tests, set by manyNeeds
 	// dispatch says whether the dispatcher may choose it; false for the
 	// portable model kernels, which only the tests use.
 	dispatch bool
@@ -97,9 +98,11 @@ type manyKernel struct {
 }
 
 // manyNeeds returns k, available if every one of features is, and
-// otherwise naming those that are not.
+// otherwise naming those that are not; it records their names for
+// TestManyRequires.
 func manyNeeds(k manyKernel, features ...cpuid.Feature) manyKernel {
 	k.available, k.missing = cpuid.Need(features...)
+	k.features = cpuid.Names(features)
 	return k
 }
 

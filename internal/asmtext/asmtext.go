@@ -6,6 +6,7 @@ package asmtext
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -60,4 +61,18 @@ func Requires(src, name string) (string, bool) {
 		return "", false
 	}
 	return m[1], true
+}
+
+// Unlisted returns the extensions on a "Requires:" line (as Requires
+// returns it) that are not among features, the names a kernel's
+// availability tests: a kernel that runs an extension it does not test
+// for would be chosen on a CPU without it.
+func Unlisted(req string, features []string) []string {
+	var missing []string
+	for _, ext := range strings.Split(req, ", ") {
+		if !slices.Contains(features, ext) {
+			missing = append(missing, ext)
+		}
+	}
+	return missing
 }

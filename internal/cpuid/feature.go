@@ -22,3 +22,12 @@ func Need(features ...Feature) (ok bool, missing string) {
 	}
 	return len(names) == 0, strings.Join(names, ", ")
 }
+
+// Names returns the names of features, in order.
+func Names(features []Feature) []string {
+	names := make([]string, len(features))
+	for i, f := range features {
+		names[i] = f.Name
+	}
+	return names
+}
