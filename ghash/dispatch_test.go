@@ -2,8 +2,9 @@ package ghash
 
 import (
 	"os"
-	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/cpuid"
 )
 
 // TestDispatch checks the kernel chosen at init against an expectation
@@ -40,22 +41,8 @@ func TestDispatch(t *testing.T) {
 	t.Logf("Kernel() = %q, as %s calls for", want, source)
 }
 
-// godebugOff returns the CPU features that GODEBUG turns off with
-// cpu.<name>=off keys, as golang.org/x/sys/cpu reads them; "all" stands
-// for cpu.all=off.
-func godebugOff() map[string]bool {
-	off := map[string]bool{}
-	for _, f := range strings.Split(os.Getenv("GODEBUG"), ",") {
-		if name, ok := strings.CutPrefix(f, "cpu."); ok {
-			if n, v, ok := strings.Cut(name, "="); ok && v == "off" {
-				off[n] = true
-			}
-		}
-	}
-	return off
-}
-
-// has reports whether feature is present and not turned off by GODEBUG.
-func has(features, off map[string]bool, feature string) bool {
-	return features[feature] && !off[feature] && !off["all"]
+// has reports whether feature is present and GODEBUG does not turn it off
+// (read by cpuid.GodebugOff, as golang.org/x/sys/cpu reads it).
+func has(features map[string]bool, feature string) bool {
+	return features[feature] && !cpuid.GodebugOff(os.Getenv("GODEBUG"), feature)
 }

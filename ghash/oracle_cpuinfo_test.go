@@ -4,8 +4,9 @@ package ghash
 
 import (
 	"os"
-	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/cpuid"
 )
 
 // dispatchOracle derives the kernel from the flags line of /proc/cpuinfo,
@@ -13,32 +14,22 @@ import (
 // qemu-user /proc/cpuinfo describes the host, which is why the emulated
 // runs set SIMDHASH_GHASH_KERNEL instead.
 func dispatchOracle(t *testing.T) (string, string) {
-	b, err := os.ReadFile("/proc/cpuinfo")
+	f, err := cpuid.CPUInfoFlags()
 	if err != nil {
 		return "", "/proc/cpuinfo cannot be read: " + err.Error()
 	}
-	f := map[string]bool{"sse2": true} // amd64's baseline; x/sys/cpu cannot turn it off
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "flags" {
-			for _, x := range strings.Fields(v) {
-				f[x] = true
-			}
-			break
-		}
-	}
-	off := godebugOff()
-	delete(off, "sse2")
+	env := os.Getenv("GODEBUG")
 	// GODEBUG's cpu.avx512=off (golang.org/x/sys/cpu's key for AVX-512 as
 	// a whole) and cpu.avx512vpclmulqdq=off name no flag of the file.
-	avx512 := !off["avx512"] && !off["all"] && has(f, off, "avx512f") && has(f, off, "avx512vl") && has(f, off, "avx512bw")
+	avx512 := !cpuid.GodebugOff(env, "avx512") && has(f, "avx512f") && has(f, "avx512vl") && has(f, "avx512bw")
 	switch {
-	case avx512 && !off["avx512vpclmulqdq"] && has(f, off, "vpclmulqdq") && has(f, off, "avx2") && has(f, off, "avx") && has(f, off, "pclmulqdq"):
+	case avx512 && !cpuid.GodebugOff(env, "avx512vpclmulqdq") && has(f, "vpclmulqdq") && has(f, "avx2") && has(f, "avx") && has(f, "pclmulqdq"):
 		return "vpclmul512", "/proc/cpuinfo (avx512f, avx512vl, avx512bw, vpclmulqdq, avx2, avx, pclmulqdq)"
-	case has(f, off, "vpclmulqdq") && has(f, off, "avx2") && has(f, off, "avx") && has(f, off, "pclmulqdq"):
+	case has(f, "vpclmulqdq") && has(f, "avx2") && has(f, "avx") && has(f, "pclmulqdq"):
 		return "vpclmul256", "/proc/cpuinfo (vpclmulqdq, avx2, avx, pclmulqdq)"
-	case has(f, off, "pclmulqdq") && has(f, off, "avx"):
+	case has(f, "pclmulqdq") && has(f, "avx"):
 		return "pclmul", "/proc/cpuinfo (pclmulqdq, avx)"
-	case has(f, off, "pclmulqdq") && has(f, off, "ssse3"):
+	case has(f, "pclmulqdq") && has(f, "ssse3"):
 		return "pclmul-sse", "/proc/cpuinfo (pclmulqdq, ssse3, no avx)"
 	}
 	return genericName, "/proc/cpuinfo (no pclmulqdq, or neither avx nor ssse3)"

@@ -4,29 +4,20 @@ package sha1
 
 import (
 	"os"
-	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/cpuid"
 )
 
 // cpuFlags returns the feature flags the Linux kernel reports for the first
 // CPU in /proc/cpuinfo: an oracle for the dispatcher that does not go
 // through golang.org/x/sys/cpu or our CPUID code.
 func cpuFlags(t *testing.T) map[string]bool {
-	b, err := os.ReadFile("/proc/cpuinfo")
+	flags, err := cpuid.CPUInfoFlags()
 	if err != nil {
-		t.Skipf("no /proc/cpuinfo: %v", err)
+		t.Skip(err)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "flags" {
-			flags := map[string]bool{}
-			for _, f := range strings.Fields(v) {
-				flags[f] = true
-			}
-			return flags
-		}
-	}
-	t.Skip("no flags line in /proc/cpuinfo")
-	return nil
+	return flags
 }
 
 // TestDispatchMatchesCPUInfo checks the kernel chosen at init against the

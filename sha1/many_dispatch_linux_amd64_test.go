@@ -4,8 +4,9 @@ package sha1
 
 import (
 	"os"
-	"strings"
 	"testing"
+
+	"github.com/simdhash/simdhash/internal/cpuid"
 )
 
 // TestManyDispatchMatchesCPUInfo checks the kernel SumMany chose at init
@@ -17,20 +18,13 @@ func TestManyDispatchMatchesCPUInfo(t *testing.T) {
 		t.Skip("SIMDHASH_SHA1_MANY_KERNEL is set: TestManyDispatch checks that case")
 	}
 	f := cpuFlags(t)
-	off := map[string]bool{}
-	for _, field := range strings.Split(os.Getenv("GODEBUG"), ",") {
-		if key, ok := strings.CutPrefix(field, "cpu."); ok {
-			if name, v, ok := strings.Cut(key, "="); ok {
-				off[name] = v == "off"
-			}
-		}
-	}
-	has := func(flag string) bool { return f[flag] && !off[flag] && !off["all"] }
+	env := os.Getenv("GODEBUG")
+	has := func(flag string) bool { return f[flag] && !cpuid.GodebugOff(env, flag) }
 	want := "single"
 	switch {
 	// cpu.avx512=off is golang.org/x/sys/cpu's key for AVX-512 as a whole,
 	// which names no flag of the file.
-	case !off["avx512"] && has("avx512f") && has("avx512vl") && has("avx512bw") && has("avx2") && has("avx"):
+	case !cpuid.GodebugOff(env, "avx512") && has("avx512f") && has("avx512vl") && has("avx512bw") && has("avx2") && has("avx"):
 		want = "avx512x16"
 	case has("avx2") && has("avx"):
 		want = "avx2x8"

@@ -3,7 +3,6 @@
 package cpuid
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -17,20 +16,9 @@ import (
 // CPU this process sees: the same vendor, family, model and stepping as
 // CPUID leaves 0 and 1.
 func TestCPUIDBits(t *testing.T) {
-	info, err := os.ReadFile("/proc/cpuinfo")
+	fields, err := CPUInfo()
 	if err != nil {
 		t.Skipf("no /proc/cpuinfo: %v", err)
-	}
-	fields := map[string]string{}
-	for line := range strings.Lines(string(info)) {
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			if len(fields) > 0 {
-				break // the end of the first processor's entry
-			}
-			continue
-		}
-		fields[strings.TrimSpace(name)] = strings.TrimSpace(value)
 	}
 	if fields["flags"] == "" {
 		t.Skip("no flags line in /proc/cpuinfo")
