@@ -3,7 +3,6 @@ package ghash
 import (
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -25,18 +24,7 @@ var vmullP64Text = regexp.MustCompile(`(?i)\bvmull\.p64\b`)
 // vmullP64Lines returns the lines of body that hold VMULL.P64, as a WORD
 // or named in the text.
 func vmullP64Lines(body []string) []string {
-	var bad []string
-	for _, l := range body {
-		if vmullP64Text.MatchString(l) {
-			bad = append(bad, l)
-			continue
-		}
-		words, ok := asmtext.Words(l)
-		if !ok || slices.ContainsFunc(words, isVMULLP64) {
-			bad = append(bad, l)
-		}
-	}
-	return bad
+	return asmtext.Lines(body, vmullP64Text.MatchString, isVMULLP64)
 }
 
 // TestARMNEONKernelTextHasNoVMULLP64 reads ghash_arm.s: the body of

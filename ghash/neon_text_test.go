@@ -3,7 +3,6 @@ package ghash
 import (
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -27,18 +26,8 @@ func isPMULL64(w uint32) bool { return w&0xbfe0fc00 == 0x0ee0e000 }
 // pmull64Lines returns the lines of body that hold a 64-bit PMULL, written
 // out or as a WORD.
 func pmull64Lines(body []string) []string {
-	var bad []string
-	for _, l := range body {
-		if pmull64Text.MatchString(asmtext.Code(l)) {
-			bad = append(bad, l)
-			continue
-		}
-		words, ok := asmtext.Words(l)
-		if !ok || slices.ContainsFunc(words, isPMULL64) {
-			bad = append(bad, l)
-		}
-	}
-	return bad
+	written := func(l string) bool { return pmull64Text.MatchString(asmtext.Code(l)) }
+	return asmtext.Lines(body, written, isPMULL64)
 }
 
 // TestNEONKernelTextHasNoPMULL64 reads ghash_arm64.s: the body of

@@ -3,7 +3,6 @@ package sha1
 import (
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -41,14 +40,7 @@ func isSHA1A32(w uint32) bool {
 // sha1Lines returns the lines of body that hold a SHA-1 instruction,
 // written out, named in a comment or as a WORD of the architecture (isSHA1).
 func sha1Lines(body []string, isSHA1 func(uint32) bool) []string {
-	var bad []string
-	for _, l := range body {
-		words, ok := asmtext.Words(l)
-		if sha1Text.MatchString(l) || !ok || slices.ContainsFunc(words, isSHA1) {
-			bad = append(bad, l)
-		}
-	}
-	return bad
+	return asmtext.Lines(body, sha1Text.MatchString, isSHA1)
 }
 
 // TestNEONKernelTextHasNoSHA1 reads the generated files of both ARM

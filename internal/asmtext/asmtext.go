@@ -76,3 +76,18 @@ func Unlisted(req string, features []string) []string {
 	}
 	return missing
 }
+
+// Lines returns the lines of body that hold an instruction a kernel must
+// run without: those text reports true for (the instruction written out,
+// or named in a comment, as the caller chooses), and those with a WORD
+// whose value word reports true for or that is not a 32-bit number.
+func Lines(body []string, text func(line string) bool, word func(uint32) bool) []string {
+	var bad []string
+	for _, l := range body {
+		words, ok := Words(l)
+		if text(l) || !ok || slices.ContainsFunc(words, word) {
+			bad = append(bad, l)
+		}
+	}
+	return bad
+}
