@@ -63,8 +63,11 @@ func manyBlocks(k *manyKernel, s *manyLanes, n int) {
 }
 
 // singleCPB is the single-stream kernel's throughput in cycles per byte
-// at 8 KiB on this project's reference machine (README, "The kernels at
-// 8 KiB"), for manyMinLive.
+// at 8 KiB on a Zen 3, for manyMinLive: derived from the MB/s of one
+// `make speed` run and the clock measured in that run
+// (docs/performance.md, "The kernels at 8 KiB"; avx2's predates that
+// kernel's -align unpack). docs/sha1-many.md checks the handoff threshold
+// they give against TestManySpeed.
 func singleCPB() float64 {
 	switch active.id {
 	case kernelSHANI:

@@ -13,10 +13,12 @@ import (
 //
 // On amd64 with AVX2 it hashes eight messages at once, one in each 32-bit
 // lane of the vector registers, and sixteen with AVX-512 (see
-// [ManyKernel]), which takes the latency
-// of SHA-1's round chain, the limit of a single stream, out of the
-// picture: a batch of many messages of a few KiB or more is hashed in
-// less than half the time of a loop of Sum. Elsewhere it is that loop.
+// [ManyKernel]), which takes the latency of SHA-1's round chain, the
+// limit of a single stream, out of the picture: with avx2x8, a batch of
+// many messages of a few KiB or more took about half the time of a loop
+// of Sum in the fastest rounds measured, less of a gain in the median
+// round on a shared machine (docs/sha1-many.md). Elsewhere it is that
+// loop.
 //
 // The messages may have any lengths, including zero, and may share or
 // overlap their memory; sums must not overlap any message, or SumMany
