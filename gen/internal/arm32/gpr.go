@@ -2,7 +2,6 @@ package arm32
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/simdhash/simdhash/gen/internal/emit"
 )
@@ -57,20 +56,12 @@ func (s Shifted) texts(op string) (goText, gnuText string) {
 	return fmt.Sprintf("%v%s%d", s.Reg, s.Kind.GoOp(), s.N), fmt.Sprintf("%s, %s #%d", s.Reg.gnuText(), s.Kind.GNU(), s.N)
 }
 
-// gpr appends a general-register instruction, checking that R14 is used
-// only in a function with a frame, whose prologue has saved it.
-func (f *Func) gpr(goOp string, goArgs []string, gnu string, in, out []string) *emit.Inst {
-	need(f.Frame() > 0 || !slices.Contains(in, "R14") && !slices.Contains(out, "R14"),
-		"%s: R14 holds the return address in a function without a frame", goOp)
-	return f.scalar(goOp, goArgs, gnu, in, out)
-}
-
 func (f *Func) dataProc(goOp, gnuOp string, m Operand2, n, d Reg) {
 	s := m.shifted()
 	n.check()
 	d.check()
 	mg, mu := s.texts(goOp)
-	f.gpr(goOp, []string{mg, n.String(), d.String()}, fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), mu), res(n, s.Reg), res(d))
+	f.scalar(goOp, []string{mg, n.String(), d.String()}, fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), mu), res(n, s.Reg), res(d))
 }
 
 // ADD sets d = n + m, m a register or a shifted register.
@@ -94,7 +85,7 @@ func (f *Func) ORR(m Operand2, n, d Reg) { f.dataProc("ORR", "orr", m, n, d) }
 func (f *Func) CMPReg(m, n Reg) {
 	m.check()
 	n.check()
-	f.gpr("CMP", []string{m.String(), n.String()}, fmt.Sprintf("cmp %s, %s", n.gnuText(), m.gnuText()), res(m, n), []string{"flags"})
+	f.scalar("CMP", []string{m.String(), n.String()}, fmt.Sprintf("cmp %s, %s", n.gnuText(), m.gnuText()), res(m, n), []string{"flags"})
 }
 
 // stackRes names what a load or store of size bytes at off(base) touches,
@@ -126,7 +117,7 @@ func (f *Func) LDR(base Reg, off int, d Reg) {
 	d.check()
 	need(off >= 0 && off < 4096, "LDR: offset %d out of range 0..4095", off)
 	g, u := memText(base, off)
-	f.gpr("MOVW", []string{g, d.String()}, fmt.Sprintf("ldr %s, %s", d.gnuText(), u),
+	f.scalar("MOVW", []string{g, d.String()}, fmt.Sprintf("ldr %s, %s", d.gnuText(), u),
 		append(res(base), stackRes(base, off, 4)...), res(d)).Latency = 4
 }
 
@@ -136,7 +127,7 @@ func (f *Func) STR(s Reg, base Reg, off int) {
 	s.check()
 	need(off >= 0 && off < 4096, "STR: offset %d out of range 0..4095", off)
 	g, u := memText(base, off)
-	f.gpr("MOVW", []string{s.String(), g}, fmt.Sprintf("str %s, %s", s.gnuText(), u),
+	f.scalar("MOVW", []string{s.String(), g}, fmt.Sprintf("str %s, %s", s.gnuText(), u),
 		append(res(s, base), stackRes(base, off, 4)...), stackRes(base, off, 4))
 }
 

@@ -2,6 +2,7 @@ package arm32
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/emit"
@@ -36,6 +37,7 @@ func latency(gnu string) int {
 
 // neon appends a NEON instruction as WORD, with what it reads and writes.
 func (f *Func) neon(isa string, enc uint32, gnu string, in, out []string) *emit.Inst {
+	f.checkLR(gnu, in, out)
 	return f.Add(&emit.Inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: isa, In: in, Out: out, Latency: latency(gnu)})
 }
 
@@ -317,7 +319,19 @@ func (f *Func) VST1(list []DReg, base Reg, post Post) {
 
 // --- General-purpose registers and control flow (Go syntax) ---
 
+// checkLR panics if an instruction reads or writes R14 in a function
+// without a frame: there R14 holds the return address, which only a
+// frame's prologue saves. Every register operand passes through here, by
+// scalar or neon.
+func (f *Func) checkLR(op string, in, out []string) {
+	need(f.Frame() > 0 || !slices.Contains(in, "R14") && !slices.Contains(out, "R14"),
+		"%s: R14 holds the return address in a function without a frame", op)
+}
+
+// scalar appends a general-register instruction in Go syntax, with its GNU
+// form (empty if it has none here) and what it reads and writes.
 func (f *Func) scalar(goOp string, goArgs []string, gnu string, in, out []string) *emit.Inst {
+	f.checkLR(goOp, in, out)
 	return f.Add(&emit.Inst{Op: goOp, Args: goArgs, GNU: gnu, In: in, Out: out, Latency: 1})
 }
 
@@ -354,7 +368,7 @@ func (f *Func) MOVW(m Operand2, r Reg) {
 	if s.N != 0 {
 		gnu = fmt.Sprintf("%s %s, %s, #%d", s.Kind.GNU(), r.gnuText(), s.Reg.gnuText(), s.N)
 	}
-	f.gpr("MOVW", []string{g, r.String()}, gnu, res(s.Reg), res(r))
+	f.scalar("MOVW", []string{g, r.String()}, gnu, res(s.Reg), res(r))
 }
 
 func (f *Func) arith(goOp, gnuOp string, imm int, n, d Reg) *emit.Inst {
