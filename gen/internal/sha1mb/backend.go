@@ -92,7 +92,7 @@ func kTable(ctx *build.Context, name string, copies int) Mem {
 	m := ctx.StaticGlobal(name)
 	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
 	for i := 0; i < 4*copies; i++ {
-		ctx.AddDatum(4*i, U32(roundK(20*(i/copies))))
+		ctx.AddDatum(4*i, U32(sha1sched.K(20*(i/copies))))
 	}
 	return m
 }
@@ -109,11 +109,6 @@ func bswapTable(ctx *build.Context, name string, lanes int) Mem {
 		ctx.AddDatum(4*i, U32(b+3|(b+2)<<8|(b+1)<<16|b<<24))
 	}
 	return m
-}
-
-// roundK returns SHA-1's constant for round t (FIPS 180-4, 4.2.1).
-func roundK(t int) uint32 {
-	return [4]uint32{0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6}[t/20]
 }
 
 var (
