@@ -9,7 +9,7 @@ import (
 // vec n is Qn.
 type a32 struct {
 	f *arm32.Func
-	k *arm32.Global // the round constants (kTable)
+	k *arm32.Global // the round constants (sha1arm.KTable)
 }
 
 const (

@@ -9,7 +9,7 @@ import (
 // n is Vn.
 type a64 struct {
 	f *arm64.Func
-	k *arm64.Global // the round constants (kTable)
+	k *arm64.Global // the round constants (sha1arm.KTable)
 }
 
 const (

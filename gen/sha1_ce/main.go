@@ -34,6 +34,7 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/arm64"
 	"github.com/simdhash/simdhash/gen/internal/emit"
 	"github.com/simdhash/simdhash/gen/internal/knob"
+	"github.com/simdhash/simdhash/gen/internal/sha1arm"
 )
 
 // arch is the target instruction set, a flag.Value.
@@ -105,17 +106,6 @@ var inOrderCore = emit.Core{
 	},
 }
 
-// kTable adds the DATA of the round constants: K of rounds 20i..20i+19 in
-// each of the four words of row i.
-func kTable(file *emit.File) *emit.Global {
-	t := file.Data("sha1CEConstants")
-	for _, k := range roundConstants() {
-		w := uint64(k) | uint64(k)<<32
-		t.U64(w, w)
-	}
-	return t
-}
-
 const signature = "func(h *[5]uint32, p []byte)"
 
 // must returns v, and panics if err is not nil: for the emitters' checks
@@ -144,12 +134,12 @@ func generate(o options) (*emit.File, string, error) {
 	switch constraint := string(o.arch) + " && !purego"; o.arch {
 	case archARM64:
 		f := must(arm64.NewFile(constraint))
-		k := kTable(f.File) // DATA before TEXT
+		k := sha1arm.KTable(f.File, "sha1CEConstants") // DATA before TEXT
 		af := must(f.Func("blockCE", signature))
 		file, fn, m = f.File, af.Func, &a64{f: af, k: k}
 	case archARM:
 		f := must(arm32.NewFile(constraint))
-		k := kTable(f.File)
+		k := sha1arm.KTable(f.File, "sha1CEConstants")
 		af := must(f.Func("blockCE", signature))
 		file, fn, m = f.File, af.Func, &a32{f: af, k: k}
 	default:

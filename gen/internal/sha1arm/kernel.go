@@ -37,7 +37,7 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 			return nil, "", err
 		}
 		file = f.File
-		k := kTable(file)
+		k := KTable(file, "sha1NEONK")
 		b.newMachine = func(name string) machine {
 			fn := must(f.Func(name, Signature))
 			fn.SetFrame(a64Frame)
@@ -49,7 +49,7 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 			return nil, "", err
 		}
 		file = f.File
-		k := kTable(file)
+		k := KTable(file, "sha1NEONK")
 		b.newMachine = func(name string) machine {
 			fn := must(f.Func(name, Signature))
 			fn.SetFrame(a32Frame)
@@ -81,10 +81,10 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// kTable adds the DATA of the round constants: K of rounds 20i..20i+19 in
-// each word of row i.
-func kTable(file *emit.File) *emit.Global {
-	t := file.Data("sha1NEONK")
+// KTable adds to file the DATA symbol name holding the round constants:
+// K of rounds 20i..20i+19 in each 32-bit word of the 16-byte row i.
+func KTable(file *emit.File, name string) *emit.Global {
+	t := file.Data(name)
 	for i := range 4 {
 		k := uint64(sha1sched.K(20 * i))
 		t.U64(k|k<<32, k|k<<32)
