@@ -1,9 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"math/big"
-)
+import "fmt"
 
 // The block function with the SHA-1 instructions of the Arm Cryptographic
 // Extension (Arm ARM, DDI 0487: SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0,
@@ -132,18 +129,6 @@ func (f roundFunc) String() string {
 
 func funcOf(g int) roundFunc {
 	return [...]roundFunc{choose, parity, majority, parity}[4*g/groups]
-}
-
-// roundConstants returns K of FIPS 180-4 section 4.2.1 for rounds 0-19,
-// 20-39, 40-59 and 60-79: the integer parts of 2^30 times the square roots
-// of 2, 3, 5 and 10.
-func roundConstants() [4]uint32 {
-	var ks [4]uint32
-	for i, n := range []int64{2, 3, 5, 10} {
-		x := new(big.Int).Lsh(big.NewInt(n), 60) // 2^60 n: its square root is 2^30 sqrt(n)
-		ks[i] = uint32(x.Sqrt(x).Uint64())
-	}
-	return ks
 }
 
 // groupSet is a set of groups, 0-19.
