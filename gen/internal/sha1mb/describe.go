@@ -350,36 +350,28 @@ func ternary(f func(a, b, c uint32) uint32) uint8 {
 // instruction where the backend has one. The ADD forms add two halves
 // that share no bit into e one by one.
 func (e *emitter) f(t int, v vars) []step {
-	b, s := e.b, e.s0
-	var fn func(b, c, d uint32) uint32
-	switch t / 20 {
-	case 0:
-		fn = fCh
-	case 2:
-		fn = fMaj
-	default:
-		fn = fParity
-	}
+	b, s, ft := e.b, e.s0, sha1sched.F(t)
 	addF := func() { b.Add(v.e, v.e, v.b) }
 	if b.Ternary() {
+		fn := [...]func(b, c, d uint32) uint32{sha1sched.FCh: fCh, sha1sched.FParity: fParity, sha1sched.FMaj: fMaj}[ft]
 		return []step{func() { b.Logic3(v.b, v.b, v.c, v.d, ternary(fn)) }, addF}
 	}
 	switch {
-	case t/20 == 0 && e.p.Stream.Ch == sha1sched.ChAdd: // (^b & d) + (b & c)
+	case ft == sha1sched.FCh && e.p.Stream.Ch == sha1sched.ChAdd: // (^b & d) + (b & c)
 		return []step{
 			func() { b.AndNot(s, v.b, v.d) },
 			func() { b.Add(v.e, v.e, s) },
 			func() { b.And(v.b, v.b, v.c) },
 			addF,
 		}
-	case t/20 == 0: // ((c ^ d) & b) ^ d
+	case ft == sha1sched.FCh: // ((c ^ d) & b) ^ d
 		return []step{
 			func() { b.Xor(s, v.c, v.d) },
 			func() { b.And(v.b, v.b, s) },
 			func() { b.Xor(v.b, v.b, v.d) },
 			addF,
 		}
-	case t/20 == 2 && e.p.Stream.Maj == sha1sched.MajXor: // ((b ^ c) & (c ^ d)) ^ c
+	case ft == sha1sched.FMaj && e.p.Stream.Maj == sha1sched.MajXor: // ((b ^ c) & (c ^ d)) ^ c
 		return []step{
 			func() { b.Xor(s, v.b, v.c) },
 			func() { b.Xor(v.b, v.c, v.d) },
@@ -387,7 +379,7 @@ func (e *emitter) f(t int, v vars) []step {
 			func() { b.Xor(v.b, v.b, v.c) },
 			addF,
 		}
-	case t/20 == 2 && e.p.Stream.Maj == sha1sched.MajOr: // (b & c) | (d & (b | c))
+	case ft == sha1sched.FMaj && e.p.Stream.Maj == sha1sched.MajOr: // (b & c) | (d & (b | c))
 		return []step{
 			func() { b.And(s, v.b, v.c) },
 			func() { b.Or(v.b, v.b, v.c) },
@@ -395,7 +387,7 @@ func (e *emitter) f(t int, v vars) []step {
 			func() { b.Or(v.b, v.b, s) },
 			addF,
 		}
-	case t/20 == 2 && e.p.Stream.Maj == sha1sched.MajAdd: // (c & d) + (b & (c ^ d))
+	case ft == sha1sched.FMaj && e.p.Stream.Maj == sha1sched.MajAdd: // (c & d) + (b & (c ^ d))
 		return []step{
 			func() { b.And(s, v.c, v.d) },
 			func() { b.Add(v.e, v.e, s) },
@@ -403,7 +395,7 @@ func (e *emitter) f(t int, v vars) []step {
 			func() { b.And(v.b, v.b, s) },
 			addF,
 		}
-	case t/20 == 2:
+	case ft == sha1sched.FMaj:
 		panic(fmt.Sprintf("sha1mb: no Maj form %s", e.p.Stream.Maj)) // Validate rejects it first
 	}
 	return []step{ // b ^ c ^ d
