@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
+)
 
 // The block function with the SHA-1 instructions of the Arm Cryptographic
 // Extension (Arm ARM, DDI 0487: SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0,
@@ -105,32 +109,6 @@ func (r roles) eIn(g int) vec {
 	return r.eReg(g)
 }
 
-// roundFunc is the function of a group's rounds: the instruction that runs
-// them.
-type roundFunc int
-
-const (
-	choose   roundFunc = iota // rounds 0-19: SHA1C
-	parity                    // rounds 20-39 and 60-79: SHA1P
-	majority                  // rounds 40-59: SHA1M
-)
-
-func (f roundFunc) String() string {
-	switch f {
-	case choose:
-		return "choose"
-	case parity:
-		return "parity"
-	case majority:
-		return "majority"
-	}
-	return fmt.Sprintf("roundFunc(%d)", int(f))
-}
-
-func funcOf(g int) roundFunc {
-	return [...]roundFunc{choose, parity, majority, parity}[4*g/groups]
-}
-
 // groupSet is a set of groups, 0-19.
 type groupSet uint32
 
@@ -167,11 +145,11 @@ type machine interface {
 	ret()
 
 	copy(d, s vec)
-	add(d, n, m vec)                     // d = n + m, word by word
-	rounds(f roundFunc, abcd, e, wk vec) // SHA1C, SHA1P or SHA1M
-	hashE(d, abcd vec)                   // SHA1H: d = rol30(word 0 of abcd)
-	scheduleStart(d, n, m vec)           // SHA1SU0
-	scheduleEnd(d, n vec)                // SHA1SU1
+	add(d, n, m vec)                          // d = n + m, word by word
+	rounds(f sha1sched.Func, abcd, e, wk vec) // SHA1C, SHA1P or SHA1M
+	hashE(d, abcd vec)                        // SHA1H: d = rol30(word 0 of abcd)
+	scheduleStart(d, n, m vec)                // SHA1SU0
+	scheduleEnd(d, n vec)                     // SHA1SU1
 }
 
 // params are the description's knobs.
@@ -190,17 +168,17 @@ func (p params) block(m machine, r roles) {
 		e, nextE := r.eIn(g), r.eReg(g+1)
 		switch {
 		case g == 0:
-			m.rounds(funcOf(g), r.x, e, wk(g))
+			m.rounds(sha1sched.F(4*g), r.x, e, wk(g))
 			m.comment("Keep the state: it is added to the result of the 80 rounds.")
 			m.copy(hABCD, r.y)
 			m.hashE(nextE, r.y) // nextE is r.y: the copy of a..d
 		case p.copied.has(g):
 			m.copy(nextE, r.x)
-			m.rounds(funcOf(g), r.x, e, wk(g))
+			m.rounds(sha1sched.F(4*g), r.x, e, wk(g))
 			m.hashE(nextE, nextE)
 		default:
 			m.hashE(nextE, r.x)
-			m.rounds(funcOf(g), r.x, e, wk(g))
+			m.rounds(sha1sched.F(4*g), r.x, e, wk(g))
 		}
 		if j := g + 4; j < groups {
 			m.scheduleStart(window(j), window(j-3), window(j-2))

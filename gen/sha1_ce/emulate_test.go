@@ -96,17 +96,17 @@ func (m *emulator) add(d, n, mm vec) {
 
 // rounds: four iterations of T = e + rol5(a) + f(b, c, d) + wk[i];
 // (a, b, c, d, e) = (T, a, rol30(b), c, d), with a..d in words 0-3.
-func (m *emulator) rounds(fn roundFunc, x, e, wk vec) {
+func (m *emulator) rounds(fn sha1sched.Func, x, e, wk vec) {
 	a, b, c, d := m.r[x][0], m.r[x][1], m.r[x][2], m.r[x][3]
 	y := m.r[e][0]
 	for i := range 4 {
 		var t uint32
 		switch fn {
-		case choose:
+		case sha1sched.FCh:
 			t = (b & c) | (^b & d)
-		case parity:
+		case sha1sched.FParity:
 			t = b ^ c ^ d
-		case majority:
+		case sha1sched.FMaj:
 			t = (b & c) | (b & d) | (c & d)
 		}
 		y += bits.RotateLeft32(a, 5) + t + m.r[wk][i]
@@ -246,6 +246,6 @@ func TestEmulatorCatchesWrongRounds(t *testing.T) {
 
 type wrongFunc struct{ *emulator }
 
-func (w *wrongFunc) rounds(fn roundFunc, x, e, wk vec) {
-	w.emulator.rounds([...]roundFunc{parity, choose, parity}[fn], x, e, wk)
+func (w *wrongFunc) rounds(fn sha1sched.Func, x, e, wk vec) {
+	w.emulator.rounds([...]sha1sched.Func{sha1sched.FParity, sha1sched.FCh, sha1sched.FParity}[fn], x, e, wk)
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
 // a32 is the 32-bit ARM machine: blockCE of sha1block_ce_arm.s. Register
@@ -75,16 +78,16 @@ func (m *a32) ret()                    { m.f.RET() }
 func (m *a32) copy(d, s vec)    { m.f.VMOV(q32(s), q32(d)) }
 func (m *a32) add(d, n, mm vec) { m.f.VADD(32, q32(mm), q32(n), q32(d)) }
 
-func (m *a32) rounds(fn roundFunc, x, e, wk vec) {
+func (m *a32) rounds(fn sha1sched.Func, x, e, wk vec) {
 	switch fn {
-	case choose:
+	case sha1sched.FCh:
 		m.f.SHA1C(q32(wk), q32(e), q32(x))
-	case parity:
+	case sha1sched.FParity:
 		m.f.SHA1P(q32(wk), q32(e), q32(x))
-	case majority:
+	case sha1sched.FMaj:
 		m.f.SHA1M(q32(wk), q32(e), q32(x))
 	default:
-		panic("sha1_ce: no round function " + fn.String())
+		panic(fmt.Sprintf("sha1_ce: no round function %d", fn))
 	}
 }
 

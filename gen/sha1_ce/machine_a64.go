@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/simdhash/simdhash/gen/internal/arm64"
 	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
 // a64 is the AArch64 machine: blockCE of sha1block_ce_arm64.s. Register vec
@@ -76,16 +79,16 @@ func (m *a64) ret()                    { m.f.RET() }
 func (m *a64) copy(d, s vec)    { m.f.VMOV(v64(s).B16(), v64(d).B16()) }
 func (m *a64) add(d, n, mm vec) { m.f.VADD(v64(mm).S4(), v64(n).S4(), v64(d).S4()) }
 
-func (m *a64) rounds(fn roundFunc, x, e, wk vec) {
+func (m *a64) rounds(fn sha1sched.Func, x, e, wk vec) {
 	switch fn {
-	case choose:
+	case sha1sched.FCh:
 		m.f.SHA1C(v64(wk).S4(), v64(e), v64(x))
-	case parity:
+	case sha1sched.FParity:
 		m.f.SHA1P(v64(wk).S4(), v64(e), v64(x))
-	case majority:
+	case sha1sched.FMaj:
 		m.f.SHA1M(v64(wk).S4(), v64(e), v64(x))
 	default:
-		panic("sha1_ce: no round function " + fn.String())
+		panic(fmt.Sprintf("sha1_ce: no round function %d", fn))
 	}
 }
 
