@@ -37,28 +37,9 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/sha1arm"
 )
 
-// arch is the target instruction set, a flag.Value.
-type arch string
-
-const (
-	archARM64 arch = "arm64"
-	archARM   arch = "arm"
-)
-
-func (a *arch) String() string { return string(*a) }
-
-func (a *arch) Set(s string) error {
-	switch arch(s) {
-	case archARM64, archARM:
-		*a = arch(s)
-		return nil
-	}
-	return fmt.Errorf("%q is not supported: use arm64 or arm", s)
-}
-
 // options are the generator's target and knobs (knobs.go).
 type options struct {
-	arch     arch
+	arch     sha1arm.Arch
 	ahead    ahead
 	copied   groupSet
 	schedule schedule
@@ -68,7 +49,7 @@ type options struct {
 func (o *options) knobs() []knob.Knob { return []knob.Knob{&o.ahead, &o.copied, &o.schedule} }
 
 // vregs is the size of each architecture's vector register file.
-var vregs = map[arch]int{archARM64: 32, archARM: 16}
+var vregs = map[sha1arm.Arch]int{sha1arm.ARM64: 32, sha1arm.ARM: 16}
 
 func (o options) check() error {
 	if err := knob.Check(&o.ahead, &o.schedule); err != nil {
@@ -119,7 +100,7 @@ func must[T any](v T, err error) T {
 }
 
 // defaults are the target and knobs when not given.
-var defaults = options{arch: archARM64, ahead: defaultAhead, copied: defaultCopied, schedule: true}
+var defaults = options{arch: sha1arm.ARM64, ahead: defaultAhead, copied: defaultCopied, schedule: true}
 
 // generate builds the file and returns it with the block loop in GNU syntax.
 func generate(o options) (*emit.File, string, error) {
@@ -131,19 +112,19 @@ func generate(o options) (*emit.File, string, error) {
 		fn   *emit.Func
 		m    machine
 	)
-	switch constraint := string(o.arch) + " && !purego"; o.arch {
-	case archARM64:
+	switch constraint := o.arch.String() + " && !purego"; o.arch {
+	case sha1arm.ARM64:
 		f := must(arm64.NewFile(constraint))
 		k := sha1arm.KTable(f.File, "sha1CEConstants") // DATA before TEXT
 		af := must(f.Func("blockCE", signature))
 		file, fn, m = f.File, af.Func, &a64{f: af, k: k}
-	case archARM:
+	case sha1arm.ARM:
 		f := must(arm32.NewFile(constraint))
 		k := sha1arm.KTable(f.File, "sha1CEConstants")
 		af := must(f.Func("blockCE", signature))
 		file, fn, m = f.File, af.Func, &a32{f: af, k: k}
 	default:
-		return nil, "", fmt.Errorf("no architecture %q", o.arch)
+		return nil, "", fmt.Errorf("no architecture %d", int(o.arch))
 	}
 	fn.Comment("blockCE absorbs len(p)/64 whole blocks of p into h with the SHA-1",
 		"instructions, four rounds each (see gen/sha1_ce).",

@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/sha1arm"
 )
 
 // knobValues are the values of the knobs on arch: every -ahead that fits,
 // and for -copied none, the default, every group and a few random sets.
-func knobValues(arch arch) (aheads_ []ahead, copied []groupSet) {
+func knobValues(arch sha1arm.Arch) (aheads_ []ahead, copied []groupSet) {
 	for _, a := range aheads {
 		if registers(int(a)) <= vregs[arch] {
 			aheads_ = append(aheads_, a)
@@ -30,8 +31,8 @@ const allGroups groupSet = (1<<groups - 1) &^ 1
 // architectures: none may fail, and the -gnu text must hold the loop of
 // two blocks, each with its 20 four-round instructions.
 func TestKnobs(t *testing.T) {
-	rounds := map[arch]string{archARM64: "\tsha1c q", archARM: "sha1c.32 q"}
-	for _, a := range []arch{archARM64, archARM} {
+	rounds := map[sha1arm.Arch]string{sha1arm.ARM64: "\tsha1c q", sha1arm.ARM: "sha1c.32 q"}
+	for _, a := range sha1arm.Arches {
 		as, cs := knobValues(a)
 		for _, ah := range as {
 			for _, c := range cs {
@@ -89,7 +90,7 @@ func TestBadKnobs(t *testing.T) {
 // TestDeterministic generates each architecture's default file twice: the
 // bytes must not differ (make check-generated relies on it).
 func TestDeterministic(t *testing.T) {
-	for _, a := range []arch{archARM64, archARM} {
+	for _, a := range sha1arm.Arches {
 		var out [2][]byte
 		for i := range out {
 			o := defaults
@@ -115,7 +116,7 @@ func (o options) flags() string {
 
 // sweepVariants are the variants the sweep runs on arch: the defaults,
 // each other value of each knob alone, and two random combinations.
-func sweepVariants(a arch) []options {
+func sweepVariants(a sha1arm.Arch) []options {
 	def := defaults
 	def.arch = a
 	out := []options{def}
@@ -137,7 +138,7 @@ func sweepVariants(a arch) []options {
 	o := def
 	o.schedule = false
 	out = append(out, o)
-	rng := rand.New(rand.NewPCG(7, uint64(len(a))))
+	rng := rand.New(rand.NewPCG(7, uint64(len(a.String()))))
 	for range 2 {
 		out = append(out, options{arch: a, ahead: as[rng.IntN(len(as))],
 			copied: groupSet(rng.Uint32()) & allGroups, schedule: schedule(rng.IntN(2) == 0)})
@@ -162,7 +163,11 @@ func TestSweep(t *testing.T) {
 	for _, a := range emittest.QemuArches {
 		sw.Head(a.GOARCH, fmt.Sprintf("import \"golang.org/x/sys/cpu\"\n\nvar hasSHA1 = cpu.%s.HasSHA1\n\n",
 			map[string]string{"arm64": "ARM64", "arm": "ARM"}[a.GOARCH]))
-		for _, o := range sweepVariants(arch(a.GOARCH)) {
+		var arch sha1arm.Arch
+		if err := arch.Set(a.GOARCH); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range sweepVariants(arch) {
 			file, _, err := generate(o)
 			if err != nil {
 				t.Fatalf("%s: %v", o.flags(), err)
