@@ -87,17 +87,24 @@ func (o options) check() error {
 	if o.arch != "arm64" && o.arch != "arm" {
 		return fmt.Errorf("-arch %s is not supported: use arm64 or arm", o.arch)
 	}
-	pmullBlocks := []int{1, 2, 4, 8}
-	if o.arch == "arm" {
-		pmullBlocks = []int{1, 2, 4} // 16 registers
-	}
+	pmullBlocks, pmullWays, neonBlocks := knobValues(o.arch)
 	if err := oneOf("-pmull-blocks", o.pmullBlocks, pmullBlocks...); err != nil {
 		return fmt.Errorf("%w (for -arch %s)", err, o.arch)
 	}
-	if err := oneOf("-pmull-ways", o.pmullWays, 1, 2, 3, 4); err != nil {
+	if err := oneOf("-pmull-ways", o.pmullWays, pmullWays...); err != nil {
 		return err
 	}
-	return oneOf("-neon-blocks", o.neonBlocks, 1, 2)
+	return oneOf("-neon-blocks", o.neonBlocks, neonBlocks...)
+}
+
+// knobValues returns the values the generator accepts for each numeric
+// knob on arch.
+func knobValues(arch string) (pmullBlocks, pmullWays, neonBlocks []int) {
+	pmullBlocks = []int{1, 2, 4, 8}
+	if arch == "arm" {
+		pmullBlocks = []int{1, 2, 4} // 16 registers
+	}
+	return pmullBlocks, []int{1, 2, 3, 4}, []int{1, 2}
 }
 
 func oneOf(flagName string, n int, allowed ...int) error {

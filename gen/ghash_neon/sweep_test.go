@@ -62,16 +62,6 @@ func (o options) flags() string {
 		o.arch, o.pmullBlocks, o.pmullWays, o.neonBlocks, o.neonPrerotated, o.schedule)
 }
 
-// knobValues returns the values the generator accepts for each numeric
-// knob on arch.
-func knobValues(arch string) (pmullBlocks, pmullWays, neonBlocks []int) {
-	pmullBlocks = []int{1, 2, 4, 8}
-	if arch == "arm" {
-		pmullBlocks = []int{1, 2, 4}
-	}
-	return pmullBlocks, []int{1, 2, 3, 4}, []int{1, 2}
-}
-
 // sweepDefaults is what the generator runs with when given no knobs.
 func sweepDefaults(arch string) options {
 	return options{arch: arch, neonPrerotated: true, schedule: true}.withDefaults()
