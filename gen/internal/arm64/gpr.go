@@ -177,7 +177,7 @@ func memRes(m Mem, size int) []string {
 }
 
 // loadStoreOffset checks the unsigned, scaled 12-bit offset of a load or
-// store of size bytes.
+// store of size bytes, of a general or a vector register.
 func loadStoreOffset(op string, size int, m Mem) {
 	m.Base.checkBase()
 	need(m.Off >= 0 && m.Off%size == 0 && m.Off < 4096*size, "%s: offset %d is not a multiple of %d in 0..%d", op, m.Off, size, 4095*size)

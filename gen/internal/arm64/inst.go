@@ -178,23 +178,16 @@ func (f *Func) LDRQP(m Mem, d VReg) {
 		fmt.Sprintf("ldr q%d, [%s], #%d", d, m.Base.gnuText(), m.Off)).rw(rs(m.Base, "mem"), rs(d, m.Base)...)
 }
 
-// fpOffset checks the offset of a load or store of size bytes with an
-// unsigned, scaled 12-bit immediate.
-func fpOffset(op string, size int, m Mem) {
-	m.Base.checkBase()
-	need(m.Off >= 0 && m.Off%size == 0 && m.Off < 4096*size, "%s: offset %d is not a multiple of %d in 0..%d", op, m.Off, size, 4095*size)
-}
-
 // fpLoad is LDR of the register named letter+d (q3, s3): FMOV<letter> m, Fd.
 func (f *Func) fpLoad(letter string, size int, m Mem, d VReg) {
-	fpOffset("LDR"+letter, size, m)
+	loadStoreOffset("LDR"+letter, size, m)
 	f.vector("ASIMD", "FMOV"+letter, []string{m.goText(), fmt.Sprintf("F%d", d)},
 		fmt.Sprintf("ldr %s%d, %s", strings.ToLower(letter), d, m.gnuText())).rw(append(rs(m.Base), memRes(m, size)...), rs(d)...)
 }
 
 // fpStore is STR of the register named letter+s: FMOV<letter> Fs, m.
 func (f *Func) fpStore(letter string, size int, s VReg, m Mem) {
-	fpOffset("STR"+letter, size, m)
+	loadStoreOffset("STR"+letter, size, m)
 	f.vector("ASIMD", "FMOV"+letter, []string{fmt.Sprintf("F%d", s), m.goText()},
 		fmt.Sprintf("str %s%d, %s", strings.ToLower(letter), s, m.gnuText())).rw(append(rs(s, m.Base), memRes(m, size)...), memRes(m, size)...)
 }
