@@ -89,19 +89,9 @@ func (f *Func) CMPReg(m, n Reg) {
 }
 
 // stackRes names what a load or store of size bytes at off(base) touches,
-// for the scheduler: "mem", or, based on SP, each stack word it covers
-// ("stack+16"), so that accesses of different stack words may pass each
-// other.
-func stackRes(base Reg, off, size int) []string {
-	if base != SP {
-		return []string{"mem"}
-	}
-	var out []string
-	for o := off &^ 3; o < off+size; o += 4 {
-		out = append(out, fmt.Sprintf("stack+%d", o))
-	}
-	return out
-}
+// for the scheduler (emit.MemRes): "mem", or the stack words of an
+// SP-based access.
+func stackRes(base Reg, off, size int) []string { return emit.MemRes(base == SP, off, size) }
 
 func memText(base Reg, off int) (goText, gnuText string) {
 	if off == 0 {

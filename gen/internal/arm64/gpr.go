@@ -161,20 +161,9 @@ func (f *Func) CMPReg(m, n Reg) {
 	f.scalar("CMP", []string{m.String(), n.String()}, fmt.Sprintf("cmp x%d, x%d", n, m)).rw(rs(m, n), "flags")
 }
 
-// memRes names what a load or store of the bytes at m touches, for the
-// scheduler: "mem", or, for RSP-based operands, the stack words it covers
-// ("stack+16"), each of which it orders by separately, so that loads and
-// stores of different stack words may pass each other.
-func memRes(m Mem, size int) []string {
-	if m.Base != RSP {
-		return []string{"mem"}
-	}
-	var out []string
-	for off := m.Off &^ 3; off < m.Off+size; off += 4 {
-		out = append(out, fmt.Sprintf("stack+%d", off))
-	}
-	return out
-}
+// memRes names what a load or store of size bytes at m touches, for the
+// scheduler (emit.MemRes): "mem", or the stack words of an RSP-based m.
+func memRes(m Mem, size int) []string { return emit.MemRes(m.Base == RSP, m.Off, size) }
 
 // loadStoreOffset checks the unsigned, scaled 12-bit offset of a load or
 // store of size bytes, of a general or a vector register.

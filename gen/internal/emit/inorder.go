@@ -1,6 +1,9 @@
 package emit
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // InOrder models an in-order, multi-issue core, as LLVM's scheduling
 // models describe the Cortex-A53 and A55, for ScheduleInOrder: how many
@@ -304,6 +307,21 @@ func splitRegion(nodes []any) (head []any, insts []*Inst, tail []any) {
 // arm64, D0-D31 on arm).
 func IsVector(r string) bool {
 	return len(r) > 1 && (r[0] == 'V' || r[0] == 'D') && r[1] >= '0' && r[1] <= '9'
+}
+
+// MemRes names what a load or store of size bytes at offset off touches,
+// for the scheduler: "mem", or, if the address is the stack pointer plus
+// off (stack), each 4-byte stack word it covers ("stack+16"), so that
+// accesses of different stack words may pass each other.
+func MemRes(stack bool, off, size int) []string {
+	if !stack {
+		return []string{"mem"}
+	}
+	var out []string
+	for o := off &^ 3; o < off+size; o += 4 {
+		out = append(out, "stack+"+strconv.Itoa(o))
+	}
+	return out
 }
 
 // IsMemory reports whether resource r is memory: "mem", or a stack word
