@@ -10,6 +10,7 @@ import (
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
+	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 	"github.com/simdhash/simdhash/internal/ref"
 )
@@ -17,48 +18,26 @@ import (
 var backends = []func(*build.Context) Backend{AVX2, AVX512}
 
 // variants returns the choices the tests generate for backend b: its
-// defaults, each knob varied alone (every look-ahead, every form the
-// backend honours, every load), and, when full, a few random combinations.
+// defaults first, each knob it honours varied alone (knob.Variants), the
+// Ch and Maj forms that differ from the defaults in both (which varying
+// one knob at a time leaves out), and then random combinations
+// (knob.Random).
 func variants(b Backend, rng *rand.Rand, random int) []Params {
 	base := DefaultParams(b.Lanes())
-	out := []Params{base}
-	for l := 4; l <= ringWords; l++ {
-		if l != int(base.Stream.Lookahead) {
-			p := base
-			p.Stream.Lookahead = sha1sched.Lookahead(l)
-			out = append(out, p)
-		}
-	}
-	forms := func(p Params) []Params { return []Params{p} }
+	knobs := func(p *Params) []knob.Knob { return p.Knobs(b) }
+	out := append([]Params{base}, knob.Variants(base, knobs, nil, Params.Validate)...)
 	if !b.Ternary() {
-		forms = func(p Params) []Params {
-			var ps []Params
-			for _, ch := range []sha1sched.Ch{sha1sched.ChXor, sha1sched.ChAdd} {
-				for _, maj := range []sha1sched.Maj{sha1sched.MajXor, sha1sched.MajOr, sha1sched.MajAdd} {
-					q := p
+		for _, ch := range []sha1sched.Ch{sha1sched.ChXor, sha1sched.ChAdd} {
+			for _, maj := range []sha1sched.Maj{sha1sched.MajXor, sha1sched.MajOr, sha1sched.MajAdd} {
+				if ch != base.Stream.Ch && maj != base.Stream.Maj {
+					q := base
 					q.Stream.Ch, q.Stream.Maj = ch, maj
-					ps = append(ps, q)
+					out = append(out, q)
 				}
 			}
-			return ps
 		}
 	}
-	for _, p := range forms(base) {
-		if p != base {
-			out = append(out, p)
-		}
-	}
-	q := base
-	q.Load = LoadGather
-	out = append(out, q)
-	for i := 0; i < random; i++ {
-		p := base
-		p.Stream.Lookahead = sha1sched.Lookahead(4 + rng.Intn(ringWords-3))
-		p.Load = Load(rng.Intn(2))
-		ps := forms(p)
-		out = append(out, ps[rng.Intn(len(ps))])
-	}
-	return out
+	return append(out, knob.Random(rng.Intn, random, base, knobs, Params.Validate)...)
 }
 
 // generateOn describes the kernel into a fresh context and compiles it.
