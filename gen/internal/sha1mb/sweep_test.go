@@ -114,7 +114,7 @@ func TestCompare(t *testing.T) {
 		vs = append(vs, scratchVariant{nb, p, fmt.Sprintf("%d %s %s", n, name, flags)})
 	}
 	dir := scratchKernels(t, vs)
-	write(t, filepath.Join(dir, "compare_amd64_test.go"), scratchCompare)
+	emittest.WriteFile(t, filepath.Join(dir, "compare_amd64_test.go"), scratchCompare)
 	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", "-v", "-run", "^(TestVariants|TestCompare)$", ".")
 	for _, l := range strings.Split(string(out), "\n") {
 		if _, result, ok := strings.Cut(l, "compare_amd64_test.go:"); ok && strings.Contains(l, "ns/B") {
@@ -156,16 +156,9 @@ func scratchKernels(t *testing.T, vs []scratchVariant) string {
 	}
 	table.WriteString("}\n")
 	decl.Write(table.Bytes())
-	write(t, filepath.Join(dir, "decl_amd64.go"), decl.String())
-	write(t, filepath.Join(dir, "sweep_linux_amd64_test.go"), scratchTest)
+	emittest.WriteFile(t, filepath.Join(dir, "decl_amd64.go"), decl.String())
+	emittest.WriteFile(t, filepath.Join(dir, "sweep_linux_amd64_test.go"), scratchTest)
 	return dir
-}
-
-func write(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // scratchTest runs each variant on 1..5 blocks, every lane absorbing all
