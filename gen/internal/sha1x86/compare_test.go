@@ -4,12 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 )
 
@@ -47,13 +47,8 @@ func TestCompare(t *testing.T) {
 		vs = append(vs, scratchVariant{k, p, fmt.Sprintf("%d %s %s", n, k.Name, flags)})
 	}
 	dir := scratchKernels(t, "TestCompare", vs)
-	write(t, filepath.Join(dir, "compare_amd64_test.go"), scratchCompare)
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", "-v", "-run", "^(TestVariants|TestCompare)$", ".")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	emittest.WriteFile(t, filepath.Join(dir, "compare_amd64_test.go"), scratchCompare)
+	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", "-v", "-run", "^(TestVariants|TestCompare)$", ".")
 	for _, l := range strings.Split(string(out), "\n") {
 		if _, result, ok := strings.Cut(l, "compare_amd64_test.go:"); ok && strings.Contains(l, "ns/B") {
 			_, result, _ = strings.Cut(result, ": ") // after the line number

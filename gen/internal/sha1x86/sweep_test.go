@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -63,12 +62,7 @@ func TestSweep(t *testing.T) {
 	}
 	dir := scratchKernels(t, "TestSweep", vs)
 
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%d kernels in %s: %v\n%s", len(vs), dir, err, out)
-	}
+	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
 	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
 }
 
@@ -107,9 +101,9 @@ func scratchKernels(t *testing.T, test string, vs []scratchVariant) string {
 	}
 	table.WriteString("}\n")
 	decl.Write(table.Bytes())
-	write(t, filepath.Join(dir, "decl_amd64.go"), decl.String())
+	emittest.WriteFile(t, filepath.Join(dir, "decl_amd64.go"), decl.String())
 	for name, src := range emittest.SHA1Tests("amd64", "") {
-		write(t, filepath.Join(dir, name), src)
+		emittest.WriteFile(t, filepath.Join(dir, name), src)
 	}
 	return dir
 }
@@ -118,11 +112,4 @@ func scratchKernels(t *testing.T, test string, vs []scratchVariant) string {
 // drawn from rng and valid for k.
 func randomParams(k Kernel, rng *rand.Rand, n int) []Params {
 	return knob.Random(rng.Intn, n, k.Defaults(), k.Knobs, k.Validate)
-}
-
-func write(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
