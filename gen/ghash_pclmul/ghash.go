@@ -300,6 +300,16 @@ func (d *desc) group(lp loop, ptr, kp reg.Register) {
 	d.fold(o)
 }
 
+// productAt adds r.x·H^i into the sums (or sets them, if first), for the
+// power H^i at kpow, whose Karatsuba sum it makes: the code that takes
+// blocks one at a time, with kpow running over the powers, uses it.
+func (d *desc) productAt(o isa, kpow reg.Register, first bool) {
+	r := d.r
+	o.load(r.k, Mem{Base: kpow})
+	halfSum(o, r.s, r.k)
+	d.product(o, r.x, r.k, r.s, 0, first)
+}
+
 // update emits the kernel's function, (y *[16]byte, key *[keyWords]uint64,
 // p []byte): it absorbs len(p)/16 whole blocks of p into *y and reads
 // nothing else of p.
@@ -395,9 +405,7 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
 		if first {
 			o.xor(r.x, r.x, r.y)
 		}
-		o.load(r.k, Mem{Base: kpow})
-		halfSum(o, r.s, r.k)
-		d.product(o, r.x, r.k, r.s, 0, first)
+		d.productAt(o, kpow, first)
 		ctx.ADDQ(U8(blockBytes), ptr)
 		ctx.ADDQ(U8(16), kpow)
 		ctx.DECQ(m)
