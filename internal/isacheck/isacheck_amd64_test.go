@@ -77,11 +77,13 @@ var (
 	operandSep = regexp.MustCompile(`,\s*`)
 	vectorReg  = regexp.MustCompile(`^([XYZ])\d+$`)
 	opmaskReg  = regexp.MustCompile(`^K[0-7]$`)
+	generalReg = regexp.MustCompile(`^(AX|BX|CX|DX|SI|DI|BP|R(8|9|1[0-5]))$`)
 )
 
 // formsOf returns the vector and opmask instruction forms in a kernel's
 // text, named as checkedForm.text names them: an operand is its
-// immediate, its register kind (X, Y, Z, K) or m for memory.
+// immediate, its register kind (X, Y, Z, K, r for a general register) or
+// m for memory.
 func formsOf(t *testing.T, file string) map[string]bool {
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -106,6 +108,8 @@ func formsOf(t *testing.T, file string) map[string]bool {
 					kinds = append(kinds, op[:1])
 				case opmaskReg.MatchString(op):
 					kinds = append(kinds, "K")
+				case generalReg.MatchString(op):
+					kinds = append(kinds, "r")
 				default:
 					t.Fatalf("%s: operand %q of %q: unknown kind", file, op, strings.TrimSpace(line))
 				}
