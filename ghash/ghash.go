@@ -22,7 +22,8 @@
 //   - Key.SumGCM(A, C) is GCM's GHASH (SP 800-38D Algorithm 4, step 5):
 //     A and C each zero-padded to whole blocks, then the block of their
 //     bit lengths. It is what a GCM tag masks, and, with A empty and C an
-//     IV that is not 96 bits long, GCM's J_0.
+//     IV that is not 96 bits long, GCM's J_0. A short message (up to 112
+//     bytes of padded A and C) is one kernel call with one reduction.
 //   - Key.NewHash returns a Hash, a streaming hash.Hash whose Sum is the
 //     plain GHASH of what was written, zero-padded to whole blocks, with no
 //     length block (the GHASH of SP 800-38D Algorithm 2, for whole blocks).
@@ -51,7 +52,8 @@
 //     "vpclmul256" (amd64 with AVX2 and VPCLMULQDQ): VPCLMULQDQ on ZMM and
 //     YMM registers, four and two blocks per instruction, sixteen blocks
 //     per reduction, for inputs of 256 bytes and more; shorter inputs and
-//     tails go through "pclmul"'s loops.
+//     tails go through "pclmul"'s loops, except a short message's
+//     blocks in Key.SumGCM, which both take two at a time on YMM.
 //   - "pclmul" (amd64 with AVX) and "pclmul-sse" (amd64 without AVX): the
 //     64x64-bit carry-less multiply PCLMULQDQ, eight blocks per reduction.
 //   - "generic" (everywhere): portable Go with integer multiplies (see
@@ -166,7 +168,7 @@ func (k *Key) kernel() *kernel {
 // where A and C are zero-padded to whole blocks and the lengths are in bits,
 // big-endian. With A empty and C an IV that is not 96 bits long it is GCM's
 // pre-counter block J_0. SumGCM does not allocate and does not change k.
-func (k *Key) SumGCM(additionalData, ciphertext []byte) [Size]byte {
+func (k *Key) SumGCM(additionalData, ciphertext []byte) (y [Size]byte) {
 	kern := k.kernel()
 	a, c := additionalData, ciphertext
 	la, lc := padded(len(a)), padded(len(c))
@@ -175,20 +177,29 @@ func (k *Key) SumGCM(additionalData, ciphertext []byte) [Size]byte {
 	}
 	// A short message goes to the kernel in one call, with its length
 	// block: one reduction on the kernels that aggregate blocks.
+	sumShortWith(kern, &y, &k.ek, a, c)
+	return y
+}
+
+// sumShort sets *y to Key.SumGCM of a short message (padded A and C of at
+// most shortBytes) for the kernels without a function of their own for it: A
+// and C, zero-padded, and the length block are gathered into one buffer
+// for one update.
+func sumShort(k *kernel, y *[Size]byte, ek *expandedKey, a, c []byte) {
+	la, lc := padded(len(a)), padded(len(c))
 	var buf [shortBytes + BlockSize]byte
 	n := la + lc
 	binary.BigEndian.PutUint64(buf[n:], uint64(len(a))*8)
 	binary.BigEndian.PutUint64(buf[n+8:], uint64(len(c))*8)
 	gather(buf[:la], a)
 	gather(buf[la:n], c)
-	var y [Size]byte
-	updateWith(kern, &y, &k.ek, buf[:n+BlockSize])
-	return y
+	*y = [Size]byte{}
+	updateWith(k, y, ek, buf[:n+BlockSize])
 }
 
-// shortBytes is the most bytes of padded A and C that Key.SumGCM gathers
-// into one buffer with the length block: 128 bytes in all, as many blocks
-// as the amd64 kernels absorb with one reduction.
+// shortBytes is the most bytes of padded A and C that Key.SumGCM hashes
+// with its length block in one kernel call (sumShortWith): 128 bytes in
+// all, as many blocks as the amd64 kernels absorb with one reduction.
 const shortBytes = 7 * BlockSize
 
 // padded returns n rounded up to whole blocks.

@@ -464,6 +464,693 @@ store:
 done:
 	RET
 
+// func gcmPCLMUL(y *[16]byte, key *[48]uint64, a []byte, c []byte)
+// Requires: PCLMULQDQ, SSE2, SSSE3
+TEXT ·gcmPCLMUL(SB), NOSPLIT, $0-64
+	// gcmPCLMUL sets *y to GCM's GHASH of A = a and C = c with one reduction: the
+	// blocks of a, the last zero-padded, then c's, then the length block. Their number m
+	// is at most the powers in the key: the blocks take H^m..H^1.
+	MOVQ key+8(FP), SI
+	MOVQ a_base+16(FP), DX
+	MOVQ c_base+40(FP), R9
+	MOVQ a_len+24(FP), AX
+	MOVQ c_len+48(FP), R10
+
+	// m = ceil(len(a)/16) + ceil(len(c)/16) + 1 (the length block).
+	LEAQ 15(AX), BX
+	SHRQ $0x04, BX
+	LEAQ 15(R10), R8
+	SHRQ $0x04, R8
+	LEAQ 1(BX)(R8*1), BX
+
+	// kpow = &H^m = key + 256 - 16m.
+	SHLQ  $0x04, BX
+	NEGQ  BX
+	LEAQ  256(SI)(BX*1), R8
+	SHRQ  $0x04, AX
+	SHRQ  $0x04, R10
+	MOVOU ghashBswap<>+0(SB), X1
+	MOVOU ghashPoly<>+0(SB), X2
+	PXOR  X3, X3
+	PXOR  X4, X4
+	PXOR  X5, X5
+
+	// The whole blocks of a.
+	TESTQ AX, AX
+	JZ    aTail
+
+aBlocks:
+	MOVOU     (DX), X6
+	PSHUFB    X1, X6
+	MOVOU     (R8), X7
+	PSHUFD    $0x4e, X7, X8
+	PXOR      X7, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	PCLMULQDQ $0x00, X8, X9
+	PXOR      X9, X5
+	MOVO      X6, X9
+	PCLMULQDQ $0x00, X7, X9
+	PXOR      X9, X3
+	PCLMULQDQ $0x11, X7, X6
+	PXOR      X6, X4
+	ADDQ      $0x10, DX
+	ADDQ      $0x10, R8
+	DECQ      AX
+	JNZ       aBlocks
+
+aTail:
+	// a's partial block, if any, from the r = len(a)%16 bytes at DX.
+	MOVQ   a_len+24(FP), AX
+	ANDQ   $0x0f, AX
+	JZ     aDone
+	CMPQ   AX, $0x08
+	JB     aShort
+	MOVQ   (DX), R12
+	BSWAPQ R12
+	ADDQ   $0x08, DX
+	SUBQ   $0x08, AX
+	XORQ   R11, R11
+	CMPQ   AX, $0x04
+	JB     aLoSmall
+	MOVL   (DX), R11
+	BSWAPL R11
+	SHLQ   $0x20, R11
+	MOVL   -4(DX)(AX*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ AX, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R11
+	JMP  aLoDone
+
+aLoSmall:
+	TESTQ   AX, AX
+	JZ      aLoDone
+	MOVBQZX (DX), R11
+	SHLQ    $0x38, R11
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(DX)(AX*1), BX
+	MOVQ    AX, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+	MOVQ    AX, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (DX)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+
+aLoDone:
+	JMP aWords
+
+aShort:
+	XORQ   R12, R12
+	CMPQ   AX, $0x04
+	JB     aHiSmall
+	MOVL   (DX), R12
+	BSWAPL R12
+	SHLQ   $0x20, R12
+	MOVL   -4(DX)(AX*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ AX, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R12
+	JMP  aHiDone
+
+aHiSmall:
+	TESTQ   AX, AX
+	JZ      aHiDone
+	MOVBQZX (DX), R12
+	SHLQ    $0x38, R12
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(DX)(AX*1), BX
+	MOVQ    AX, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+	MOVQ    AX, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (DX)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+
+aHiDone:
+	XORQ R11, R11
+
+aWords:
+	MOVQ       R11, X6
+	MOVQ       R12, X9
+	PUNPCKLQDQ X9, X6
+	MOVOU      (R8), X7
+	PSHUFD     $0x4e, X7, X8
+	PXOR       X7, X8
+	PSHUFD     $0x4e, X6, X9
+	PXOR       X6, X9
+	PCLMULQDQ  $0x00, X8, X9
+	PXOR       X9, X5
+	MOVO       X6, X9
+	PCLMULQDQ  $0x00, X7, X9
+	PXOR       X9, X3
+	PCLMULQDQ  $0x11, X7, X6
+	PXOR       X6, X4
+	ADDQ       $0x10, R8
+
+aDone:
+	// The whole blocks of c.
+	TESTQ R10, R10
+	JZ    cTail
+
+cBlocks:
+	MOVOU     (R9), X6
+	PSHUFB    X1, X6
+	MOVOU     (R8), X7
+	PSHUFD    $0x4e, X7, X8
+	PXOR      X7, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	PCLMULQDQ $0x00, X8, X9
+	PXOR      X9, X5
+	MOVO      X6, X9
+	PCLMULQDQ $0x00, X7, X9
+	PXOR      X9, X3
+	PCLMULQDQ $0x11, X7, X6
+	PXOR      X6, X4
+	ADDQ      $0x10, R9
+	ADDQ      $0x10, R8
+	DECQ      R10
+	JNZ       cBlocks
+
+cTail:
+	// c's partial block, if any, from the r = len(c)%16 bytes at R9.
+	MOVQ   c_len+48(FP), R10
+	ANDQ   $0x0f, R10
+	JZ     cDone
+	CMPQ   R10, $0x08
+	JB     cShort
+	MOVQ   (R9), R12
+	BSWAPQ R12
+	ADDQ   $0x08, R9
+	SUBQ   $0x08, R10
+	XORQ   R11, R11
+	CMPQ   R10, $0x04
+	JB     cLoSmall
+	MOVL   (R9), R11
+	BSWAPL R11
+	SHLQ   $0x20, R11
+	MOVL   -4(R9)(R10*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ R10, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R11
+	JMP  cLoDone
+
+cLoSmall:
+	TESTQ   R10, R10
+	JZ      cLoDone
+	MOVBQZX (R9), R11
+	SHLQ    $0x38, R11
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(R9)(R10*1), BX
+	MOVQ    R10, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+	MOVQ    R10, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (R9)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+
+cLoDone:
+	JMP cWords
+
+cShort:
+	XORQ   R12, R12
+	CMPQ   R10, $0x04
+	JB     cHiSmall
+	MOVL   (R9), R12
+	BSWAPL R12
+	SHLQ   $0x20, R12
+	MOVL   -4(R9)(R10*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ R10, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R12
+	JMP  cHiDone
+
+cHiSmall:
+	TESTQ   R10, R10
+	JZ      cHiDone
+	MOVBQZX (R9), R12
+	SHLQ    $0x38, R12
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(R9)(R10*1), BX
+	MOVQ    R10, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+	MOVQ    R10, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (R9)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+
+cHiDone:
+	XORQ R11, R11
+
+cWords:
+	MOVQ       R11, X6
+	MOVQ       R12, X9
+	PUNPCKLQDQ X9, X6
+	MOVOU      (R8), X7
+	PSHUFD     $0x4e, X7, X8
+	PXOR       X7, X8
+	PSHUFD     $0x4e, X6, X9
+	PXOR       X6, X9
+	PCLMULQDQ  $0x00, X8, X9
+	PXOR       X9, X5
+	MOVO       X6, X9
+	PCLMULQDQ  $0x00, X7, X9
+	PXOR       X9, X3
+	PCLMULQDQ  $0x11, X7, X6
+	PXOR       X6, X4
+	ADDQ       $0x10, R8
+
+cDone:
+	// The length block, times H: the bit lengths of a (high half) and c.
+	MOVQ       a_len+24(FP), R12
+	SHLQ       $0x03, R12
+	MOVQ       c_len+48(FP), R11
+	SHLQ       $0x03, R11
+	MOVQ       R11, X6
+	MOVQ       R12, X9
+	PUNPCKLQDQ X9, X6
+	MOVOU      (R8), X7
+	PSHUFD     $0x4e, X7, X8
+	PXOR       X7, X8
+	PSHUFD     $0x4e, X6, X9
+	PXOR       X6, X9
+	PCLMULQDQ  $0x00, X8, X9
+	PXOR       X9, X5
+	MOVO       X6, X9
+	PCLMULQDQ  $0x00, X7, X9
+	PXOR       X9, X3
+	PCLMULQDQ  $0x11, X7, X6
+	PXOR       X6, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	MOVO      X3, X9
+	PCLMULQDQ $0x00, X2, X9
+	PXOR      X3, X5
+	PXOR      X4, X5
+	PSHUFD    $0x4e, X3, X3
+	PXOR      X3, X5
+	PXOR      X9, X5
+	MOVO      X5, X9
+	PCLMULQDQ $0x00, X2, X9
+	PSHUFD    $0x4e, X5, X5
+	MOVO      X4, X0
+	PXOR      X5, X0
+	PXOR      X9, X0
+	PSHUFB    X1, X0
+	MOVQ      y+0(FP), DI
+	MOVOU     X0, (DI)
+	RET
+
+// func gcmPCLMULAVX(y *[16]byte, key *[48]uint64, a []byte, c []byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·gcmPCLMULAVX(SB), NOSPLIT, $0-64
+	// gcmPCLMULAVX sets *y to GCM's GHASH of A = a and C = c with one reduction: the
+	// blocks of a, the last zero-padded, then c's, then the length block. Their number m
+	// is at most the powers in the key: the blocks take H^m..H^1.
+	MOVQ key+8(FP), SI
+	MOVQ a_base+16(FP), DX
+	MOVQ c_base+40(FP), R9
+	MOVQ a_len+24(FP), AX
+	MOVQ c_len+48(FP), R10
+
+	// m = ceil(len(a)/16) + ceil(len(c)/16) + 1 (the length block).
+	LEAQ 15(AX), BX
+	SHRQ $0x04, BX
+	LEAQ 15(R10), R8
+	SHRQ $0x04, R8
+	LEAQ 1(BX)(R8*1), BX
+
+	// kpow = &H^m = key + 256 - 16m.
+	SHLQ    $0x04, BX
+	NEGQ    BX
+	LEAQ    256(SI)(BX*1), R8
+	SHRQ    $0x04, AX
+	SHRQ    $0x04, R10
+	VMOVDQU ghashBswap<>+0(SB), X1
+	VMOVDQU ghashPoly<>+0(SB), X2
+	VPXOR   X3, X3, X3
+	VPXOR   X4, X4, X4
+	VPXOR   X5, X5, X5
+
+	// The whole blocks of a.
+	TESTQ AX, AX
+	JZ    aTail
+
+aBlocks:
+	VMOVDQU    (DX), X6
+	VPSHUFB    X1, X6, X6
+	VMOVDQU    (R8), X7
+	VPSHUFD    $0x4e, X7, X8
+	VPXOR      X7, X8, X8
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, X8, X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X7, X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, X7, X6, X6
+	VPXOR      X6, X4, X4
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, R8
+	DECQ       AX
+	JNZ        aBlocks
+
+aTail:
+	// a's partial block, if any, from the r = len(a)%16 bytes at DX.
+	MOVQ   a_len+24(FP), AX
+	ANDQ   $0x0f, AX
+	JZ     aDone
+	CMPQ   AX, $0x08
+	JB     aShort
+	MOVQ   (DX), R12
+	BSWAPQ R12
+	ADDQ   $0x08, DX
+	SUBQ   $0x08, AX
+	XORQ   R11, R11
+	CMPQ   AX, $0x04
+	JB     aLoSmall
+	MOVL   (DX), R11
+	BSWAPL R11
+	SHLQ   $0x20, R11
+	MOVL   -4(DX)(AX*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ AX, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R11
+	JMP  aLoDone
+
+aLoSmall:
+	TESTQ   AX, AX
+	JZ      aLoDone
+	MOVBQZX (DX), R11
+	SHLQ    $0x38, R11
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(DX)(AX*1), BX
+	MOVQ    AX, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+	MOVQ    AX, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (DX)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+
+aLoDone:
+	JMP aWords
+
+aShort:
+	XORQ   R12, R12
+	CMPQ   AX, $0x04
+	JB     aHiSmall
+	MOVL   (DX), R12
+	BSWAPL R12
+	SHLQ   $0x20, R12
+	MOVL   -4(DX)(AX*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ AX, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R12
+	JMP  aHiDone
+
+aHiSmall:
+	TESTQ   AX, AX
+	JZ      aHiDone
+	MOVBQZX (DX), R12
+	SHLQ    $0x38, R12
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(DX)(AX*1), BX
+	MOVQ    AX, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+	MOVQ    AX, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (DX)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+
+aHiDone:
+	XORQ R11, R11
+
+aWords:
+	VMOVQ      R11, X6
+	VPINSRQ    $0x01, R12, X6, X6
+	VMOVDQU    (R8), X7
+	VPSHUFD    $0x4e, X7, X8
+	VPXOR      X7, X8, X8
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, X8, X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X7, X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, X7, X6, X6
+	VPXOR      X6, X4, X4
+	ADDQ       $0x10, R8
+
+aDone:
+	// The whole blocks of c.
+	TESTQ R10, R10
+	JZ    cTail
+
+cBlocks:
+	VMOVDQU    (R9), X6
+	VPSHUFB    X1, X6, X6
+	VMOVDQU    (R8), X7
+	VPSHUFD    $0x4e, X7, X8
+	VPXOR      X7, X8, X8
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, X8, X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X7, X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, X7, X6, X6
+	VPXOR      X6, X4, X4
+	ADDQ       $0x10, R9
+	ADDQ       $0x10, R8
+	DECQ       R10
+	JNZ        cBlocks
+
+cTail:
+	// c's partial block, if any, from the r = len(c)%16 bytes at R9.
+	MOVQ   c_len+48(FP), R10
+	ANDQ   $0x0f, R10
+	JZ     cDone
+	CMPQ   R10, $0x08
+	JB     cShort
+	MOVQ   (R9), R12
+	BSWAPQ R12
+	ADDQ   $0x08, R9
+	SUBQ   $0x08, R10
+	XORQ   R11, R11
+	CMPQ   R10, $0x04
+	JB     cLoSmall
+	MOVL   (R9), R11
+	BSWAPL R11
+	SHLQ   $0x20, R11
+	MOVL   -4(R9)(R10*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ R10, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R11
+	JMP  cLoDone
+
+cLoSmall:
+	TESTQ   R10, R10
+	JZ      cLoDone
+	MOVBQZX (R9), R11
+	SHLQ    $0x38, R11
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(R9)(R10*1), BX
+	MOVQ    R10, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+	MOVQ    R10, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (R9)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+
+cLoDone:
+	JMP cWords
+
+cShort:
+	XORQ   R12, R12
+	CMPQ   R10, $0x04
+	JB     cHiSmall
+	MOVL   (R9), R12
+	BSWAPL R12
+	SHLQ   $0x20, R12
+	MOVL   -4(R9)(R10*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ R10, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R12
+	JMP  cHiDone
+
+cHiSmall:
+	TESTQ   R10, R10
+	JZ      cHiDone
+	MOVBQZX (R9), R12
+	SHLQ    $0x38, R12
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(R9)(R10*1), BX
+	MOVQ    R10, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+	MOVQ    R10, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (R9)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+
+cHiDone:
+	XORQ R11, R11
+
+cWords:
+	VMOVQ      R11, X6
+	VPINSRQ    $0x01, R12, X6, X6
+	VMOVDQU    (R8), X7
+	VPSHUFD    $0x4e, X7, X8
+	VPXOR      X7, X8, X8
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, X8, X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X7, X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, X7, X6, X6
+	VPXOR      X6, X4, X4
+	ADDQ       $0x10, R8
+
+cDone:
+	// The length block, times H: the bit lengths of a (high half) and c.
+	MOVQ       a_len+24(FP), R12
+	SHLQ       $0x03, R12
+	MOVQ       c_len+48(FP), R11
+	SHLQ       $0x03, R11
+	VMOVQ      R11, X6
+	VPINSRQ    $0x01, R12, X6, X6
+	VMOVDQU    (R8), X7
+	VPSHUFD    $0x4e, X7, X8
+	VPXOR      X7, X8, X8
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, X8, X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X7, X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, X7, X6, X6
+	VPXOR      X6, X4, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	VPCLMULQDQ $0x00, X2, X3, X9
+	VPXOR      X3, X5, X5
+	VPXOR      X4, X5, X5
+	VPSHUFD    $0x4e, X3, X3
+	VPXOR      X3, X5, X5
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X2, X5, X9
+	VPSHUFD    $0x4e, X5, X5
+	VPXOR      X5, X4, X0
+	VPXOR      X9, X0, X0
+	VPSHUFB    X1, X0, X0
+	MOVQ       y+0(FP), DI
+	VMOVDQU    X0, (DI)
+	RET
+
 // func ghashPowers(key *[48]uint64, n int)
 // Requires: PCLMULQDQ, SSE2
 TEXT ·ghashPowers(SB), NOSPLIT, $0-16

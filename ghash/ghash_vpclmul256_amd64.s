@@ -351,6 +351,391 @@ TEXT ·ghashVPCLMUL256Group(SB), NOSPLIT, $0-8
 	MOVQ AX, ret+0(FP)
 	RET
 
+// func gcmVPCLMUL256(y *[16]byte, key *[48]uint64, a []byte, c []byte)
+// Requires: AVX, AVX2, VPCLMULQDQ
+TEXT ·gcmVPCLMUL256(SB), NOSPLIT, $0-64
+	// gcmVPCLMUL256 sets *y to GCM's GHASH of A = a and C = c with one reduction: the
+	// blocks of a, the last zero-padded, then c's, then the length block. Their number m
+	// is at most the powers in the key: the blocks take H^m..H^1.
+	// Whole blocks go 2 at a time in 256-bit vectors; the others, alone in the low
+	// lane with the upper lanes zero, add nothing to the upper lanes' sums.
+	MOVQ key+8(FP), SI
+	MOVQ a_base+16(FP), DX
+	MOVQ c_base+40(FP), R9
+	MOVQ a_len+24(FP), AX
+	MOVQ c_len+48(FP), R10
+
+	// m = ceil(len(a)/16) + ceil(len(c)/16) + 1 (the length block).
+	LEAQ 15(AX), BX
+	SHRQ $0x04, BX
+	LEAQ 15(R10), R8
+	SHRQ $0x04, R8
+	LEAQ 1(BX)(R8*1), BX
+
+	// kpow = &H^m = key + 256 - 16m.
+	SHLQ           $0x04, BX
+	NEGQ           BX
+	LEAQ           256(SI)(BX*1), R8
+	SHRQ           $0x04, AX
+	SHRQ           $0x04, R10
+	VBROADCASTI128 ghashBswap<>+0(SB), Y1
+	VBROADCASTI128 ghashPoly<>+0(SB), Y2
+	VPXOR          Y3, Y3, Y3
+	VPXOR          Y4, Y4, Y4
+	VPXOR          Y5, Y5, Y5
+
+	// The whole blocks of a.
+	CMPQ AX, $0x02
+	JB   aBlock
+
+aBlocks:
+	VMOVDQU    (DX), Y6
+	VPSHUFB    Y1, Y6, Y6
+	VMOVDQU    (R8), Y7
+	VPSHUFD    $0x4e, Y7, Y8
+	VPXOR      Y7, Y8, Y8
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, Y8, Y9, Y9
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y7, Y6, Y9
+	VPXOR      Y9, Y3, Y3
+	VPCLMULQDQ $0x11, Y7, Y6, Y6
+	VPXOR      Y6, Y4, Y4
+	ADDQ       $0x20, DX
+	ADDQ       $0x20, R8
+	SUBQ       $0x02, AX
+	CMPQ       AX, $0x02
+	JAE        aBlocks
+
+aBlock:
+	TESTQ      AX, AX
+	JZ         aTail
+	VMOVDQU    (DX), X6
+	VPSHUFB    Y1, Y6, Y6
+	VMOVDQU    (R8), Y7
+	VPSHUFD    $0x4e, Y7, Y8
+	VPXOR      Y7, Y8, Y8
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, Y8, Y9, Y9
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y7, Y6, Y9
+	VPXOR      Y9, Y3, Y3
+	VPCLMULQDQ $0x11, Y7, Y6, Y6
+	VPXOR      Y6, Y4, Y4
+	ADDQ       $0x10, R8
+	ADDQ       $0x10, DX
+
+aTail:
+	// a's partial block, if any, from the r = len(a)%16 bytes at DX.
+	MOVQ   a_len+24(FP), AX
+	ANDQ   $0x0f, AX
+	JZ     aDone
+	CMPQ   AX, $0x08
+	JB     aShort
+	MOVQ   (DX), R12
+	BSWAPQ R12
+	ADDQ   $0x08, DX
+	SUBQ   $0x08, AX
+	XORQ   R11, R11
+	CMPQ   AX, $0x04
+	JB     aLoSmall
+	MOVL   (DX), R11
+	BSWAPL R11
+	SHLQ   $0x20, R11
+	MOVL   -4(DX)(AX*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ AX, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R11
+	JMP  aLoDone
+
+aLoSmall:
+	TESTQ   AX, AX
+	JZ      aLoDone
+	MOVBQZX (DX), R11
+	SHLQ    $0x38, R11
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(DX)(AX*1), BX
+	MOVQ    AX, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+	MOVQ    AX, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (DX)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+
+aLoDone:
+	JMP aWords
+
+aShort:
+	XORQ   R12, R12
+	CMPQ   AX, $0x04
+	JB     aHiSmall
+	MOVL   (DX), R12
+	BSWAPL R12
+	SHLQ   $0x20, R12
+	MOVL   -4(DX)(AX*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ AX, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R12
+	JMP  aHiDone
+
+aHiSmall:
+	TESTQ   AX, AX
+	JZ      aHiDone
+	MOVBQZX (DX), R12
+	SHLQ    $0x38, R12
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(DX)(AX*1), BX
+	MOVQ    AX, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+	MOVQ    AX, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (DX)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+
+aHiDone:
+	XORQ R11, R11
+
+aWords:
+	VMOVQ      R11, X6
+	VPINSRQ    $0x01, R12, X6, X6
+	VMOVDQU    (R8), Y7
+	VPSHUFD    $0x4e, Y7, Y8
+	VPXOR      Y7, Y8, Y8
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, Y8, Y9, Y9
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y7, Y6, Y9
+	VPXOR      Y9, Y3, Y3
+	VPCLMULQDQ $0x11, Y7, Y6, Y6
+	VPXOR      Y6, Y4, Y4
+	ADDQ       $0x10, R8
+
+aDone:
+	// The whole blocks of c.
+	CMPQ R10, $0x02
+	JB   cBlock
+
+cBlocks:
+	VMOVDQU    (R9), Y6
+	VPSHUFB    Y1, Y6, Y6
+	VMOVDQU    (R8), Y7
+	VPSHUFD    $0x4e, Y7, Y8
+	VPXOR      Y7, Y8, Y8
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, Y8, Y9, Y9
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y7, Y6, Y9
+	VPXOR      Y9, Y3, Y3
+	VPCLMULQDQ $0x11, Y7, Y6, Y6
+	VPXOR      Y6, Y4, Y4
+	ADDQ       $0x20, R9
+	ADDQ       $0x20, R8
+	SUBQ       $0x02, R10
+	CMPQ       R10, $0x02
+	JAE        cBlocks
+
+cBlock:
+	TESTQ      R10, R10
+	JZ         cTail
+	VMOVDQU    (R9), X6
+	VPSHUFB    Y1, Y6, Y6
+	VMOVDQU    (R8), Y7
+	VPSHUFD    $0x4e, Y7, Y8
+	VPXOR      Y7, Y8, Y8
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, Y8, Y9, Y9
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y7, Y6, Y9
+	VPXOR      Y9, Y3, Y3
+	VPCLMULQDQ $0x11, Y7, Y6, Y6
+	VPXOR      Y6, Y4, Y4
+	ADDQ       $0x10, R8
+	ADDQ       $0x10, R9
+
+cTail:
+	// c's partial block, if any, from the r = len(c)%16 bytes at R9.
+	MOVQ   c_len+48(FP), R10
+	ANDQ   $0x0f, R10
+	JZ     cDone
+	CMPQ   R10, $0x08
+	JB     cShort
+	MOVQ   (R9), R12
+	BSWAPQ R12
+	ADDQ   $0x08, R9
+	SUBQ   $0x08, R10
+	XORQ   R11, R11
+	CMPQ   R10, $0x04
+	JB     cLoSmall
+	MOVL   (R9), R11
+	BSWAPL R11
+	SHLQ   $0x20, R11
+	MOVL   -4(R9)(R10*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ R10, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R11
+	JMP  cLoDone
+
+cLoSmall:
+	TESTQ   R10, R10
+	JZ      cLoDone
+	MOVBQZX (R9), R11
+	SHLQ    $0x38, R11
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(R9)(R10*1), BX
+	MOVQ    R10, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+	MOVQ    R10, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (R9)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R11
+
+cLoDone:
+	JMP cWords
+
+cShort:
+	XORQ   R12, R12
+	CMPQ   R10, $0x04
+	JB     cHiSmall
+	MOVL   (R9), R12
+	BSWAPL R12
+	SHLQ   $0x20, R12
+	MOVL   -4(R9)(R10*1), BX
+	BSWAPL BX
+
+	// The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).
+	MOVQ R10, CX
+	SHLQ $0x03, CX
+	NEGQ CX
+	SHLQ CL, BX
+	ORQ  BX, R12
+	JMP  cHiDone
+
+cHiSmall:
+	TESTQ   R10, R10
+	JZ      cHiDone
+	MOVBQZX (R9), R12
+	SHLQ    $0x38, R12
+
+	// Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).
+	MOVBQZX -1(R9)(R10*1), BX
+	MOVQ    R10, CX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+	MOVQ    R10, CX
+	SHRQ    $0x01, CX
+	MOVBQZX (R9)(CX*1), BX
+	SHLQ    $0x03, CX
+	NEGQ    CX
+	ADDQ    $0x38, CX
+	SHLQ    CL, BX
+	ORQ     BX, R12
+
+cHiDone:
+	XORQ R11, R11
+
+cWords:
+	VMOVQ      R11, X6
+	VPINSRQ    $0x01, R12, X6, X6
+	VMOVDQU    (R8), Y7
+	VPSHUFD    $0x4e, Y7, Y8
+	VPXOR      Y7, Y8, Y8
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, Y8, Y9, Y9
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y7, Y6, Y9
+	VPXOR      Y9, Y3, Y3
+	VPCLMULQDQ $0x11, Y7, Y6, Y6
+	VPXOR      Y6, Y4, Y4
+	ADDQ       $0x10, R8
+
+cDone:
+	// The length block, times H: the bit lengths of a (high half) and c.
+	MOVQ       a_len+24(FP), R12
+	SHLQ       $0x03, R12
+	MOVQ       c_len+48(FP), R11
+	SHLQ       $0x03, R11
+	VMOVQ      R11, X6
+	VPINSRQ    $0x01, R12, X6, X6
+	VMOVDQU    (R8), Y7
+	VPSHUFD    $0x4e, Y7, Y8
+	VPXOR      Y7, Y8, Y8
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, Y8, Y9, Y9
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y7, Y6, Y9
+	VPXOR      Y9, Y3, Y3
+	VPCLMULQDQ $0x11, Y7, Y6, Y6
+	VPXOR      Y6, Y4, Y4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	VPCLMULQDQ $0x00, Y2, Y3, Y9
+	VPXOR      Y3, Y5, Y5
+	VPXOR      Y4, Y5, Y5
+	VPSHUFD    $0x4e, Y3, Y3
+	VPXOR      Y3, Y5, Y5
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y2, Y5, Y9
+	VPSHUFD    $0x4e, Y5, Y5
+	VPXOR      Y5, Y4, Y0
+	VPXOR      Y9, Y0, Y0
+
+	// Fold 256 bits into 128.
+	VEXTRACTI128 $0x01, Y0, X9
+	VPXOR        X9, X0, X0
+	VPSHUFB      X1, X0, X0
+	MOVQ         y+0(FP), DI
+	VMOVDQU      X0, (DI)
+	VZEROUPPER
+	RET
+
 // func clmulLoop256(n int)
 // Requires: AVX, VPCLMULQDQ
 TEXT ·clmulLoop256(SB), NOSPLIT, $0-8

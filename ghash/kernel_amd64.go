@@ -14,12 +14,16 @@ import (
 // of GHASH (gen/ghash_pclmul/ghash.go) at three vector widths: 128 bits
 // into ghash_amd64.s, 256 into ghash_vpclmul256_amd64.s, 512 into
 // ghash_vpclmul512_amd64.s. Each kernel's features below include every
-// extension on the "Requires:" line of its TEXT and of ghashPowers, which
-// expands every kernel's keys (TestRequires checks them):
+// extension on the "Requires:" line of its TEXT, of ghashPowers, which
+// expands every kernel's keys, and of the gcm function it hashes short
+// messages with (TestRequires checks them):
 // ghashVPCLMUL512 needs AVX, AVX2, AVX512BW, AVX512F, PCLMULQDQ and
 // VPCLMULQDQ, ghashVPCLMUL256 AVX, AVX2, PCLMULQDQ and VPCLMULQDQ,
 // ghashPCLMULAVX AVX and PCLMULQDQ, ghashPCLMUL PCLMULQDQ, SSE2 and SSSE3,
-// ghashPowers PCLMULQDQ and SSE2. Given n blocks, every kernel reads
+// ghashPowers PCLMULQDQ and SSE2, gcmVPCLMUL256 (for both wide kernels)
+// AVX, AVX2, PCLMULQDQ and VPCLMULQDQ, gcmPCLMULAVX (pclmul) AVX and
+// PCLMULQDQ, gcmPCLMUL (pclmul-sse) PCLMULQDQ and SSE2.
+// Given n blocks, every kernel reads
 // H^1..H^min(n, its group size) of the key and their sums, nothing more.
 
 // ghashPCLMUL absorbs len(p)/16 blocks of p into *y, in SSE encodings,
@@ -52,6 +56,27 @@ func ghashVPCLMUL512(y *[16]byte, key *[asmKeyWords]uint64, p []byte)
 // generated (gen/ghash_pclmul's -blocks knob).
 func ghashVPCLMUL256Group() int
 func ghashVPCLMUL512Group() int
+
+// gcmPCLMUL sets *y to GCM's GHASH of A = a and C = c (Key.SumGCM) with
+// one reduction, in SSE encodings. It reads the partial blocks in general
+// registers, never storing them. The blocks and the length block, m in
+// all, take H^m..H^1, so the key must hold H^m: every amd64 key holds
+// H^8, enough for shortBytes of padded A and C.
+//
+//go:noescape
+func gcmPCLMUL(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)
+
+// gcmPCLMULAVX is gcmPCLMUL in VEX (AVX) encodings.
+//
+//go:noescape
+func gcmPCLMULAVX(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)
+
+// gcmVPCLMUL256 is the same on YMM registers: two whole blocks per
+// VPCLMULQDQ, the others alone. The 512-bit kernel uses it too: a short
+// message would leave most of a ZMM register empty.
+//
+//go:noescape
+func gcmVPCLMUL256(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)
 
 // ghashPowers computes H^2..H^n and the Karatsuba sums of H^1..H^n from
 // the twisted H^1 in key, for 2 <= n <= tableBlocks, with the kernels' own
@@ -184,6 +209,25 @@ func updateWith(k *kernel, y *[16]byte, ek *expandedKey, p []byte) {
 		ghashPCLMUL(y, &ek.asm, p)
 	case kernelGeneric:
 		updateGeneric(y, ek, p)
+	default:
+		noCase(k)
+	}
+}
+
+// sumShortWith sets *y to Key.SumGCM of a short message (padded A and C of
+// at most shortBytes) with kernel k. The assembly kernels take A and C
+// where they are: a block gathered into a buffer in pieces, and loaded
+// whole from it, would wait for the pieces to reach the cache.
+func sumShortWith(k *kernel, y *[Size]byte, ek *expandedKey, a, c []byte) {
+	switch k.id {
+	case kernelVPCLMUL512, kernelVPCLMUL256:
+		gcmVPCLMUL256(y, &ek.asm, a, c)
+	case kernelPCLMUL:
+		gcmPCLMULAVX(y, &ek.asm, a, c)
+	case kernelPCLMULSSE:
+		gcmPCLMUL(y, &ek.asm, a, c)
+	case kernelGeneric:
+		sumShort(k, y, ek, a, c)
 	default:
 		noCase(k)
 	}

@@ -99,7 +99,7 @@ func TestPCLMULKeySize(t *testing.T) {
 		}
 		src = append(src, b...)
 	}
-	for _, fn := range []string{"ghashPCLMUL(", "ghashPCLMULAVX(", "ghashVPCLMUL256(", "ghashVPCLMUL512(", "ghashPowers("} {
+	for _, fn := range []string{"ghashPCLMUL(", "ghashPCLMULAVX(", "ghashVPCLMUL256(", "ghashVPCLMUL512(", "ghashPowers(", "gcmPCLMUL(", "gcmPCLMULAVX(", "gcmVPCLMUL256("} {
 		want := fmt.Sprintf("key *[%d]uint64", asmKeyWords)
 		found := false
 		for line := range strings.Lines(string(src)) {
@@ -253,9 +253,9 @@ func BenchmarkSHA1After(b *testing.B) {
 
 // TestRequires reads the "Requires:" line of every amd64 function and
 // checks it against the dispatch: each extension a kernel's functions use
-// (its update and ghashPowers) must be among the features that kernel's
-// availability tests (its needs list), and its flag must be set whenever
-// the kernel is available. Run under the GODEBUG settings of
+// (its update, ghashPowers and its short-message GCM function) must be
+// among the features that kernel's availability tests (its needs list),
+// and its flag must be set whenever the kernel is available. Run under the GODEBUG settings of
 // scripts/ci/test-emulated.sh, it checks that each setting that hides an
 // extension also hides the kernels that use it.
 func TestRequires(t *testing.T) {
@@ -269,10 +269,10 @@ func TestRequires(t *testing.T) {
 		"AVX512BW": x.HasAVX512 && x.HasAVX512BW,
 	}
 	uses := map[kernelID][]string{
-		kernelVPCLMUL512: {"ghashVPCLMUL512", "ghashPowers"},
-		kernelVPCLMUL256: {"ghashVPCLMUL256", "ghashPowers"},
-		kernelPCLMUL:     {"ghashPCLMULAVX", "ghashPowers"},
-		kernelPCLMULSSE:  {"ghashPCLMUL", "ghashPowers"},
+		kernelVPCLMUL512: {"ghashVPCLMUL512", "ghashPowers", "gcmVPCLMUL256"},
+		kernelVPCLMUL256: {"ghashVPCLMUL256", "ghashPowers", "gcmVPCLMUL256"},
+		kernelPCLMUL:     {"ghashPCLMULAVX", "ghashPowers", "gcmPCLMULAVX"},
+		kernelPCLMULSSE:  {"ghashPCLMUL", "ghashPowers", "gcmPCLMUL"},
 	}
 	var src string
 	for _, f := range []string{"ghash_amd64.s", "ghash_vpclmul256_amd64.s", "ghash_vpclmul512_amd64.s"} {

@@ -425,6 +425,204 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
 	ctx.RET()
 }
 
+// gcm emits name(y *[16]byte, key *[keyWords]uint64, a, c []byte): GCM's
+// GHASH of A = a and C = c, a message short enough to be one group, into
+// *y (which it only writes), with one reduction. Its blocks, in order: the
+// whole blocks of a, a's partial block zero-padded, the same of c, and
+// the length block. The partial blocks and the length block are put
+// together in general registers (tailWords) and moved into a vector
+// register, never stored: a 16-byte load of bytes stored just before in
+// smaller pieces waits for the stores to reach the cache, which cost a
+// short message, built in a buffer, about as much as its multiplies.
+// The group's m blocks take H^m..H^1, so m must be at most the powers the
+// key holds; the Go side sends no more than that.
+func gcm(ctx *build.Context, name string, o isa, bswapMem, polyMem Mem) {
+	d := &desc{ctx: ctx, r: plan}
+	r := d.r
+	x128 := o // the 128-bit isa, for single blocks
+	for n := o.narrower(); n != nil; n = n.narrower() {
+		x128 = n
+	}
+	wide := o.width() > 128
+	ctx.Function(name)
+	ctx.Attributes(attr.NOSPLIT)
+	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, a, c []byte)", keyWords))
+	ctx.Comment(name+" sets *y to GCM's GHASH of A = a and C = c with one reduction: the",
+		"blocks of a, the last zero-padded, then c's, then the length block. Their number m",
+		"is at most the powers in the key: the blocks take H^m..H^1.")
+	if wide {
+		ctx.Commentf("Whole blocks go %d at a time in %d-bit vectors; the others, alone in the low", o.width()/128, o.width())
+		ctx.Comment("lane with the upper lanes zero, add nothing to the upper lanes' sums.")
+	}
+	kp, pa, na, pc, nc := reg.RSI, reg.RDX, reg.RAX, reg.R9, reg.R10
+	m, kpow, yp := reg.RBX, reg.R8, reg.RDI
+	lo, hi := reg.R11, reg.R12
+	ctx.Load(ctx.Param("key"), kp)
+	ctx.Load(ctx.Param("a").Base(), pa)
+	ctx.Load(ctx.Param("c").Base(), pc)
+	ctx.Load(ctx.Param("a").Len(), na)
+	ctx.Load(ctx.Param("c").Len(), nc)
+	ctx.Comment("m = ceil(len(a)/16) + ceil(len(c)/16) + 1 (the length block).")
+	ctx.LEAQ(Mem{Base: na, Disp: blockBytes - 1}, m)
+	ctx.SHRQ(U8(4), m)
+	ctx.LEAQ(Mem{Base: nc, Disp: blockBytes - 1}, kpow)
+	ctx.SHRQ(U8(4), kpow)
+	ctx.LEAQ(Mem{Base: m, Index: kpow, Scale: 1, Disp: 1}, m)
+	ctx.Commentf("kpow = &H^m = key + %d - 16m.", powerAddr(1)+16)
+	ctx.SHLQ(U8(4), m)
+	ctx.NEGQ(m)
+	ctx.LEAQ(Mem{Base: kp, Index: m, Scale: 1, Disp: powerAddr(1) + 16}, kpow)
+	ctx.SHRQ(U8(4), na)
+	ctx.SHRQ(U8(4), nc)
+	o.broadcast(r.bswap, bswapMem)
+	o.broadcast(r.poly, polyMem)
+	for _, z := range []reg.VecPhysical{r.l, r.h, r.m} {
+		o.xor(z, z, z)
+	}
+	// single absorbs the block in x's low lane (its upper lanes zero) with
+	// the power at kpow: a wide key load there also reads the powers
+	// below it (or the sums after H^1, still in the key), which multiply
+	// zero.
+	single := func() {
+		d.productAt(o, kpow, false)
+		ctx.ADDQ(U8(16), kpow)
+	}
+	for _, s := range []struct {
+		name   string
+		ptr, n reg.Register
+	}{{"a", pa, na}, {"c", pc, nc}} {
+		top, one, next := s.name+"Blocks", s.name+"Block", s.name+"Tail"
+		lanes := o.width() / 128
+		ctx.Commentf("The whole blocks of %s.", s.name)
+		if wide {
+			ctx.CMPQ(s.n, U8(lanes))
+			ctx.JB(LabelRef(one))
+		} else {
+			ctx.TESTQ(s.n, s.n)
+			ctx.JZ(LabelRef(next))
+		}
+		ctx.Label(top)
+		d.loadBlocks(o, r.x, Mem{Base: s.ptr})
+		d.productAt(o, kpow, false)
+		ctx.ADDQ(U8(blockBytes*lanes), s.ptr)
+		ctx.ADDQ(U8(16*lanes), kpow)
+		if wide {
+			ctx.SUBQ(U8(lanes), s.n)
+			ctx.CMPQ(s.n, U8(lanes))
+			ctx.JAE(LabelRef(top))
+			if lanes != 2 {
+				panic("gcm: the blocks left after the vectors must be at most one")
+			}
+			ctx.Label(one)
+			ctx.TESTQ(s.n, s.n)
+			ctx.JZ(LabelRef(next))
+			x128.load(r.x, Mem{Base: s.ptr})
+			o.shuffle(r.x, r.x, r.bswap)
+			single()
+			ctx.ADDQ(U8(blockBytes), s.ptr)
+		} else {
+			ctx.DECQ(s.n)
+			ctx.JNZ(LabelRef(top))
+		}
+		ctx.Label(next)
+		done := s.name + "Done"
+		ctx.Commentf("%s's partial block, if any, from the r = len(%s)%%16 bytes at %s.", s.name, s.name, s.ptr.Asm())
+		ctx.Load(ctx.Param(s.name).Len(), s.n)
+		ctx.ANDQ(U8(blockBytes-1), s.n)
+		ctx.JZ(LabelRef(done))
+		d.tailWords(s.name, s.ptr, s.n, lo, hi)
+		x128.fromWords(r.x, r.t, lo, hi)
+		single()
+		ctx.Label(done)
+	}
+	ctx.Comment("The length block, times H: the bit lengths of a (high half) and c.")
+	ctx.Load(ctx.Param("a").Len(), hi)
+	ctx.SHLQ(U8(3), hi)
+	ctx.Load(ctx.Param("c").Len(), lo)
+	ctx.SHLQ(U8(3), lo)
+	x128.fromWords(r.x, r.t, lo, hi)
+	d.productAt(o, kpow, false)
+	d.reduce(o, r.y)
+	d.fold(o)
+	x128.shuffle(r.y, r.y, r.bswap)
+	ctx.Load(ctx.Param("y"), yp)
+	x128.store(Mem{Base: yp}, r.y)
+	if wide {
+		ctx.VZEROUPPER()
+	}
+	ctx.RET()
+}
+
+// tailWords sets lo and hi to the low and high 64 bits of the block of
+// the n bytes at p (1 <= n <= 15), zero-padded, in the byte-reversed form:
+// hi holds bytes 0..7 big-endian, lo bytes 8..15. It reads only those n
+// bytes, with loads that may overlap, and branches on n alone. It
+// overwrites p, n, BX and CX, and its labels start with prefix.
+func (d *desc) tailWords(prefix string, p, n, lo, hi reg.Register) {
+	ctx := d.ctx
+	short, done := prefix+"Short", prefix+"Words"
+	ctx.CMPQ(n, U8(8))
+	ctx.JB(LabelRef(short))
+	ctx.MOVQ(Mem{Base: p}, hi)
+	ctx.BSWAPQ(hi)
+	ctx.ADDQ(U8(8), p)
+	ctx.SUBQ(U8(8), n)
+	d.upTo8(prefix+"Lo", p, n, lo)
+	ctx.JMP(LabelRef(done))
+	ctx.Label(short)
+	d.upTo8(prefix+"Hi", p, n, hi)
+	ctx.XORQ(lo, lo)
+	ctx.Label(done)
+}
+
+// upTo8 sets dst to the n bytes at p (0 <= n <= 7) as the top bytes of a
+// big-endian word, zero below: from 4 bytes up with two 4-byte loads, the
+// first n and the last n bytes, which overlap; below 4, with the first,
+// middle and last bytes, which may coincide. Each load is shifted into
+// place by a count computed from n (CX), so no branch depends on the
+// bytes. It overwrites BX and CX.
+func (d *desc) upTo8(prefix string, p, n, dst reg.Register) {
+	ctx := d.ctx
+	t := reg.RBX
+	small, done := prefix+"Small", prefix+"Done"
+	ctx.XORQ(dst, dst)
+	ctx.CMPQ(n, U8(4))
+	ctx.JB(LabelRef(small))
+	ctx.MOVL(Mem{Base: p}, dst.(reg.GPPhysical).As32())
+	ctx.BSWAPL(dst.(reg.GPPhysical).As32())
+	ctx.SHLQ(U8(32), dst)
+	ctx.MOVL(Mem{Base: p, Index: n, Scale: 1, Disp: -4}, t.As32())
+	ctx.BSWAPL(t.As32())
+	ctx.Comment("The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).")
+	ctx.MOVQ(n, reg.RCX)
+	ctx.SHLQ(U8(3), reg.RCX)
+	ctx.NEGQ(reg.RCX)
+	ctx.SHLQ(reg.CL, t)
+	ctx.ORQ(t, dst)
+	ctx.JMP(LabelRef(done))
+	ctx.Label(small)
+	ctx.TESTQ(n, n)
+	ctx.JZ(LabelRef(done))
+	ctx.MOVBQZX(Mem{Base: p}, dst)
+	ctx.SHLQ(U8(56), dst)
+	ctx.Comment("Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).")
+	ctx.MOVBQZX(Mem{Base: p, Index: n, Scale: 1, Disp: -1}, t)
+	ctx.MOVQ(n, reg.RCX)
+	ctx.SHLQ(U8(3), reg.RCX)
+	ctx.NEGQ(reg.RCX)
+	ctx.SHLQ(reg.CL, t)
+	ctx.ORQ(t, dst)
+	ctx.MOVQ(n, reg.RCX)
+	ctx.SHRQ(U8(1), reg.RCX)
+	ctx.MOVBQZX(Mem{Base: p, Index: reg.RCX, Scale: 1}, t)
+	ctx.SHLQ(U8(3), reg.RCX)
+	ctx.NEGQ(reg.RCX)
+	ctx.ADDQ(U8(56), reg.RCX)
+	ctx.SHLQ(reg.CL, t)
+	ctx.ORQ(t, dst)
+	ctx.Label(done)
+}
+
 // powers emits ghashPowers(key *[keyWords]uint64, n int): from H' at H^1's
 // place it computes H^2..H^n and the Karatsuba sums of H^1..H^n, with the
 // description's own multiply, in straight-line code (a loop computing the

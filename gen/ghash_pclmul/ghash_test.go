@@ -20,19 +20,20 @@ type vec128 [2]uint64
 // Memory operations are not modelled.
 type model struct{ r map[reg.VecPhysical]vec128 }
 
-func (m *model) width() int                          { return 128 }
-func (m *model) narrower() isa                       { return nil }
-func (m *model) memKey() bool                        { return false }
-func (m *model) copy(dst, a reg.VecPhysical)         { m.r[dst] = m.r[a] }
-func (m *model) load(reg.VecPhysical, Mem)           { panic("not modelled") }
-func (m *model) broadcast(reg.VecPhysical, Mem)      { panic("not modelled") }
-func (m *model) load64(reg.VecPhysical, Mem)         { panic("not modelled") }
-func (m *model) store(Mem, reg.VecPhysical)          { panic("not modelled") }
-func (m *model) store64(Mem, reg.VecPhysical)        { panic("not modelled") }
-func (m *model) shuffle(dst, a, idx reg.VecPhysical) { panic("not modelled") }
-func (m *model) upper(dst, a reg.VecPhysical)        { panic("not modelled") }
-func (m *model) swap(dst, a reg.VecPhysical)         { v := m.r[a]; m.r[dst] = vec128{v[1], v[0]} }
-func (m *model) xor3(dst, a, b, c reg.VecPhysical)   { twoXor(m, dst, a, b, c) }
+func (m *model) width() int                                        { return 128 }
+func (m *model) narrower() isa                                     { return nil }
+func (m *model) memKey() bool                                      { return false }
+func (m *model) copy(dst, a reg.VecPhysical)                       { m.r[dst] = m.r[a] }
+func (m *model) load(reg.VecPhysical, Mem)                         { panic("not modelled") }
+func (m *model) broadcast(reg.VecPhysical, Mem)                    { panic("not modelled") }
+func (m *model) load64(reg.VecPhysical, Mem)                       { panic("not modelled") }
+func (m *model) store(Mem, reg.VecPhysical)                        { panic("not modelled") }
+func (m *model) store64(Mem, reg.VecPhysical)                      { panic("not modelled") }
+func (m *model) fromWords(_, _ reg.VecPhysical, _, _ reg.Register) { panic("not modelled") }
+func (m *model) shuffle(dst, a, idx reg.VecPhysical)               { panic("not modelled") }
+func (m *model) upper(dst, a reg.VecPhysical)                      { panic("not modelled") }
+func (m *model) swap(dst, a reg.VecPhysical)                       { v := m.r[a]; m.r[dst] = vec128{v[1], v[0]} }
+func (m *model) xor3(dst, a, b, c reg.VecPhysical)                 { twoXor(m, dst, a, b, c) }
 
 func (m *model) xor(dst, a, b reg.VecPhysical) {
 	x, y := m.r[a], m.r[b]

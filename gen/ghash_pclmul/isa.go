@@ -38,6 +38,9 @@ type isa interface {
 	load64(dst reg.VecPhysical, m Mem)
 	store(m Mem, a reg.VecPhysical)
 	store64(m Mem, a reg.VecPhysical)
+	// fromWords sets dst's low 64 bits to the general register lo and its
+	// high ones to hi; it may overwrite tmp. 128 bits only.
+	fromWords(dst, tmp reg.VecPhysical, lo, hi reg.Register)
 	// clmul sets each lane of dst to the 128-bit carry-less product of a
 	// 64-bit half of a's lane and one of b's: imm bit 0 picks a's (0 low,
 	// 1 high), bit 4 b's. b is a register, or memory if memKey.
@@ -89,11 +92,16 @@ func (s sse) load(dst reg.VecPhysical, m Mem)      { s.ctx.MOVOU(m, dst) }
 func (s sse) broadcast(dst reg.VecPhysical, m Mem) { s.ctx.MOVOU(m, dst) }
 func (s sse) load64(dst reg.VecPhysical, m Mem)    { s.ctx.MOVQ(m, dst) }
 func (s sse) store(m Mem, a reg.VecPhysical)       { s.ctx.MOVOU(a, m) }
-func (s sse) store64(m Mem, a reg.VecPhysical)     { s.ctx.MOVQ(a, m) }
-func (s sse) swap(dst, a reg.VecPhysical)          { s.ctx.PSHUFD(U8(0x4e), a, dst) }
-func (s sse) shuffle(dst, a, idx reg.VecPhysical)  { s.into(dst, a); s.ctx.PSHUFB(idx, dst) }
-func (s sse) xor3(dst, a, b, c reg.VecPhysical)    { twoXor(s, dst, a, b, c) }
-func (s sse) upper(dst, a reg.VecPhysical)         { panic("sse: no upper half at 128 bits") }
+func (s sse) fromWords(dst, tmp reg.VecPhysical, lo, hi reg.Register) {
+	s.ctx.MOVQ(lo, dst)
+	s.ctx.MOVQ(hi, tmp)
+	s.ctx.PUNPCKLQDQ(tmp, dst)
+}
+func (s sse) store64(m Mem, a reg.VecPhysical)    { s.ctx.MOVQ(a, m) }
+func (s sse) swap(dst, a reg.VecPhysical)         { s.ctx.PSHUFD(U8(0x4e), a, dst) }
+func (s sse) shuffle(dst, a, idx reg.VecPhysical) { s.into(dst, a); s.ctx.PSHUFB(idx, dst) }
+func (s sse) xor3(dst, a, b, c reg.VecPhysical)   { twoXor(s, dst, a, b, c) }
+func (s sse) upper(dst, a reg.VecPhysical)        { panic("sse: no upper half at 128 bits") }
 
 func (s sse) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
 	br, ok := b.(reg.VecPhysical)
@@ -172,9 +180,14 @@ func (v vex) narrow(what string) {
 		panic(fmt.Sprintf("vex: %s at %d bits is not part of the description", what, v.bits))
 	}
 }
-func (v vex) load64(dst reg.VecPhysical, m Mem)   { v.narrow("load64"); v.ctx.VMOVQ(m, v.r(dst)) }
-func (v vex) store(m Mem, a reg.VecPhysical)      { v.narrow("store"); v.ctx.VMOVDQU(v.r(a), m) }
-func (v vex) store64(m Mem, a reg.VecPhysical)    { v.narrow("store64"); v.ctx.VMOVQ(v.r(a), m) }
+func (v vex) load64(dst reg.VecPhysical, m Mem) { v.narrow("load64"); v.ctx.VMOVQ(m, v.r(dst)) }
+func (v vex) store(m Mem, a reg.VecPhysical)    { v.narrow("store"); v.ctx.VMOVDQU(v.r(a), m) }
+func (v vex) store64(m Mem, a reg.VecPhysical)  { v.narrow("store64"); v.ctx.VMOVQ(v.r(a), m) }
+func (v vex) fromWords(dst, _ reg.VecPhysical, lo, hi reg.Register) {
+	v.narrow("fromWords")
+	v.ctx.VMOVQ(lo, v.r(dst))
+	v.ctx.VPINSRQ(U8(1), hi, v.r(dst), v.r(dst))
+}
 func (v vex) swap(dst, a reg.VecPhysical)         { v.ctx.VPSHUFD(U8(0x4e), v.r(a), v.r(dst)) }
 func (v vex) shuffle(dst, a, idx reg.VecPhysical) { v.ctx.VPSHUFB(v.r(idx), v.r(a), v.r(dst)) }
 func (v vex) xor(dst, a, b reg.VecPhysical)       { v.ctx.VPXOR(v.r(b), v.r(a), v.r(dst)) }
@@ -217,9 +230,12 @@ func (e evex) broadcast(dst reg.VecPhysical, m Mem) { e.ctx.VBROADCASTI32X4(m, e
 func (e evex) load64(reg.VecPhysical, Mem)          { panic("evex: load64 is not part of the description") }
 func (e evex) store(Mem, reg.VecPhysical)           { panic("evex: store is not part of the description") }
 func (e evex) store64(Mem, reg.VecPhysical)         { panic("evex: store64 is not part of the description") }
-func (e evex) swap(dst, a reg.VecPhysical)          { e.ctx.VPSHUFD(U8(0x4e), e.r(a), e.r(dst)) }
-func (e evex) shuffle(dst, a, idx reg.VecPhysical)  { e.ctx.VPSHUFB(e.r(idx), e.r(a), e.r(dst)) }
-func (e evex) xor(dst, a, b reg.VecPhysical)        { e.ctx.VPXORD(e.r(b), e.r(a), e.r(dst)) }
+func (e evex) fromWords(_, _ reg.VecPhysical, _, _ reg.Register) {
+	panic("evex: fromWords is not part of the description")
+}
+func (e evex) swap(dst, a reg.VecPhysical)         { e.ctx.VPSHUFD(U8(0x4e), e.r(a), e.r(dst)) }
+func (e evex) shuffle(dst, a, idx reg.VecPhysical) { e.ctx.VPSHUFB(e.r(idx), e.r(a), e.r(dst)) }
+func (e evex) xor(dst, a, b reg.VecPhysical)       { e.ctx.VPXORD(e.r(b), e.r(a), e.r(dst)) }
 
 // xor3 is one VPTERNLOGD: 0x96 is the truth table of a ^ b ^ c.
 // The function is symmetric, so whichever operand dst is goes first.

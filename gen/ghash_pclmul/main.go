@@ -158,6 +158,12 @@ const (
 	namePCLMUL    = "ghashPCLMUL"
 	namePCLMULAVX = "ghashPCLMULAVX"
 	nameVPCLMUL   = "ghashVPCLMUL" // followed by the width
+
+	// The short-message GCM functions (gcm), in SSE and VEX encodings at
+	// 128 bits and VEX at 256; every amd64 kernel uses one of them.
+	gcmPCLMUL     = "gcmPCLMUL"
+	gcmPCLMULAVX  = "gcmPCLMULAVX"
+	gcmVPCLMUL256 = "gcmVPCLMUL256" // also the 512-bit kernel's
 )
 
 // kernels returns the update functions of p's width.
@@ -197,7 +203,12 @@ func generate(ctx *build.Context, p params) error {
 			groupSize(ctx, k)
 		}
 	}
+	if p.width == W256 {
+		gcm(ctx, gcmVPCLMUL256, vex{ctx, 256}, bswap, poly)
+	}
 	if p.width == W128 {
+		gcm(ctx, gcmPCLMUL, sse{ctx}, bswap, poly)
+		gcm(ctx, gcmPCLMULAVX, vex{ctx, 128}, bswap, poly)
 		powers(ctx, sse{ctx}, poly)
 	}
 	// The calibration loop of the width, in the last kernel's encodings
