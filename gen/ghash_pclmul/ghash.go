@@ -102,6 +102,16 @@ import (
 // loop on at least 8, and the rest (fewer than eight, and so no more than
 // the update was given) is one group of m blocks times H^m..H^1; an update
 // of n blocks reads H^1..H^min(n, group size) and nothing more.
+//
+// # Short GCM messages
+//
+// GCM's GHASH of a short message (A, C and the length block in at most
+// eight blocks) is one group of its own (gcm): the whole blocks of A and C
+// are read where they are, two to a vector at 256 bits, and the partial
+// blocks and the length block are put together in general registers from
+// the bytes that are there, so that nothing is copied into a buffer first.
+// A block alone in a wide vector has zero upper lanes, which add nothing
+// to the upper lanes' sums; the fold adds them up as for any group.
 
 // The expanded key layout, shared by every amd64 kernel: key powers, then
 // their Karatsuba sums. ghash/kernel_amd64.go mirrors these numbers.
