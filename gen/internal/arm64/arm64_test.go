@@ -66,6 +66,9 @@ func every(f *Func) {
 	f.VMOVI(0x87, V8.B16())
 	f.VMOVI2D(0xffff000000000000, V9)
 	f.VMOVI2D(0x00000000ffffffff, V29)
+	f.FMOVX(V25, 0, R20)
+	f.FMOVX(V7, 1, R3)
+	f.FMOVX(V31, 1, R22)
 	f.VSHL(1, V1.D2(), V2.D2())
 	f.VSHL(7, V1.B16(), V2.B16())
 	f.VSRI(1, V1.D2(), V2.D2())
@@ -240,6 +243,7 @@ func TestKnownWords(t *testing.T) {
 		want string
 	}{
 		{func(f *Func) { f.VMOVI2D(0xffff000000000000, V9) }, "WORD $0x6f06e409 // movi v9.2d, #0xffff000000000000"},
+		{func(f *Func) { f.FMOVX(V25, 1, R20) }, "WORD $0x9eae0334 // fmov x20, v25.d[1]"},
 	}
 	for _, c := range cases {
 		f := newFunc()

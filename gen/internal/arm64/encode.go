@@ -13,3 +13,10 @@ package arm64
 func encModImm(q, op, cmode, imm8 uint32, d VReg) uint32 {
 	return 0x0f000400 | q<<30 | op<<29 | (imm8>>5)<<16 | cmode<<12 | (imm8&31)<<5 | uint32(d)
 }
+
+// encFMOVHigh encodes FMOV Xd, Vn.D[1], of the class "conversion between
+// floating-point and integer": sf=1 0 0 11110 type=10 1 rmode=01
+// opcode=110 000000 Rn Rd.
+func encFMOVHigh(n VReg, d Reg) uint32 {
+	return 0x9eae0000 | uint32(n)<<5 | uint32(d)
+}

@@ -365,6 +365,20 @@ func (f *Func) VDUPR(r Reg, d Vec) {
 	f.vector("ASIMD", "VDUP", []string{r.String(), d.goText()}, fmt.Sprintf("dup %s, %s", d.gnuText(), rn)).rw(rs(r), rs(d)...)
 }
 
+// FMOVX copies half of n, the low 64 bits (half 0) or the high (half 1),
+// to the general register d: FMOV Xd, Dn (Go: FMOVD Fn, Rd), or FMOV Xd,
+// Vn.D[1], which Go's assembler lacks (WORD).
+func (f *Func) FMOVX(n VReg, half int, d Reg) {
+	d.check()
+	need(half == 0 || half == 1, "FMOVX: half %d; want 0 or 1", half)
+	du := d.gnuText()
+	if half == 0 {
+		f.vector("ASIMD", "FMOVD", []string{fmt.Sprintf("F%d", n), d.String()}, fmt.Sprintf("fmov %s, d%d", du, n)).rw(rs(n), rs(d)...)
+		return
+	}
+	f.word(encFMOVHigh(n, d), fmt.Sprintf("fmov %s, v%d.d[1]", du, n)).rw(rs(n), rs(d)...)
+}
+
 // VMOVI sets every byte of d (B8 or B16) to imm.
 func (f *Func) VMOVI(imm uint8, d Vec) {
 	oneOf("VMOVI", d, bytesArr...)
