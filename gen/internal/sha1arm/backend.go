@@ -18,6 +18,16 @@ type backend struct {
 	newMachine func(name string) machine
 	m          machine
 	regs       regPlan
+	// addK is the pending AddK of a group when the ring is in vector
+	// registers: the Store that follows adds into the slot's register.
+	addK *pendingAddK
+}
+
+// pendingAddK is an AddK that its group's Store emits: the sum of src
+// and the constant k.
+type pendingAddK struct {
+	dst    sha1sched.VReg // the role the Store reads
+	src, k vreg
 }
 
 // regPlan names the registers of a kernel.
@@ -34,6 +44,9 @@ type regPlan struct {
 	// wk are the registers the W+K loads write: load n writes
 	// wk[n % len(wk)] (one or two registers).
 	wk [][2]greg
+	// wkv is the ring in vector registers (-wk fmov, arm64): the slot of
+	// bytes 16i..16i+15 is wkv[i].
+	wkv [4]vreg
 	// h holds the state across blocks on arm64; on arm it stays in
 	// memory (nil) and hp is loaded into a temporary when needed.
 	h        []greg
@@ -114,8 +127,12 @@ func (b *backend) Jump(label string)                  { b.m.jump(label) }
 func (b *backend) Begin(fn string) {
 	b.m = b.newMachine(fn)
 	m, r := b.m, &b.regs
+	ring := "on the stack"
+	if b.ringInRegisters() {
+		ring = "in vector registers"
+	}
 	m.comment(fmt.Sprintf("%s absorbs len(p)/64 whole blocks of p into h: the message schedule on", fn),
-		"NEON, four words at a time, into a ring of W+K on the stack; the rounds in",
+		fmt.Sprintf("NEON, four words at a time, into a ring of W+K %s; the rounds in", ring),
 		"general registers (gen/internal/sha1sched, gen/internal/sha1arm).",
 		fmt.Sprintf("Schedule: %s.", b.arch.Schedule(b.p)))
 	m.blocks(r.ptr, r.end, "done")
@@ -132,7 +149,23 @@ func (b *backend) Begin(fn string) {
 	}
 	m.loadK(r.temps[0][0], r.k)
 	m.zero(r.zero)
-	m.prologue()
+	if !b.ringInRegisters() {
+		m.prologue()
+	}
+}
+
+// ringInRegisters reports whether the ring of W+K is in vector registers
+// (-wk fmov) rather than on the stack.
+func (b *backend) ringInRegisters() bool { return b.arch == ARM64 && b.p.Loads == LoadsFmov }
+
+// vectorRing returns the machine, which keeps the ring in vector
+// registers.
+func (b *backend) vectorRing() vectorRing {
+	vr, ok := b.m.(vectorRing)
+	if !ok {
+		panic(fmt.Sprintf("sha1arm: the %s machine cannot keep the ring in vector registers", b.arch))
+	}
+	return vr
 }
 
 // hp loads h's address and returns its register: on arm64, the register
@@ -294,8 +327,22 @@ func (b *backend) Vector(op sha1sched.VOp) []step {
 		}
 		return []step{func() { m.shl(op.N, a, d) }, second}
 	case sha1sched.AddK:
+		if b.ringInRegisters() {
+			// The Store that follows adds into its slot's register, so
+			// that the ring model sees the slot written where it is.
+			b.addK = &pendingAddK{dst: op.Dst, src: a, k: b.regs.k[op.Word/20]}
+			return nil
+		}
 		return []step{func() { m.add32(b.regs.k[op.Word/20], a, d) }}
 	case sha1sched.Store:
+		if b.ringInRegisters() {
+			k := b.addK
+			if k == nil || k.dst != op.A {
+				panic(fmt.Sprintf("sha1arm: %v does not store the AddK just before it", op))
+			}
+			b.addK = nil
+			return []step{func() { m.add32(k.k, k.src, b.regs.wkv[op.WK.Record().Off/16]) }}
+		}
 		return []step{func() { m.storeRing(a, op.WK.Record().Off) }}
 	}
 	panic(fmt.Sprintf("sha1arm: no lowering of %v", op))

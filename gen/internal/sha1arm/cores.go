@@ -17,7 +17,10 @@ import (
 // the A53's schedule serves too); and no instruction writes back before an
 // older one, so that an integer instruction after a NEON one waits three
 // cycles. The NEON instructions are therefore held back and issued in
-// runs (emit.InOrder.Hold).
+// runs (emit.InOrder.Hold). An FMOV from a vector register to a general
+// one (-wk fmov) is a NEON instruction on the Cortex-A53; on the A55 it
+// issues beside any instruction but a 128-bit NEON one, its result read
+// three cycles later.
 
 // kind is what the core models distinguish of an instruction.
 type kind int
@@ -29,6 +32,7 @@ const (
 	kindStore
 	kindNEON
 	kindNEONLoad
+	kindMove // a vector register's half to a general register (FMOV)
 	kindBranch
 )
 
@@ -48,6 +52,8 @@ func kindOf(i *emit.Inst) kind {
 		return kindLoad
 	case strings.HasPrefix(op, "st"):
 		return kindStore
+	case op == "fmov" && !a32:
+		return kindMove
 	case vector || strings.HasPrefix(op, "movi"):
 		return kindNEON
 	case op == "ror" && !a32:
@@ -68,8 +74,14 @@ func shiftedRead(i *emit.Inst, r string) bool {
 
 // inOrderCore is the model of an in-order core whose NEON results
 // arrive after neon cycles, and whose NEON instructions issue first in
-// their cycle if leads.
-func inOrderCore(neon int, leads bool) emit.InOrder {
+// their cycle if leads. A move from a vector register to a general one
+// (FMOV) is a NEON instruction if moveNEON; else it issues beside any
+// instruction but a leading NEON one, and its result is read, and
+// written back, move cycles later.
+func inOrderCore(neon int, leads bool, moveNEON bool, move int) emit.InOrder {
+	if moveNEON {
+		move = neon
+	}
 	return emit.InOrder{
 		Width: 2,
 		Unit: func(i *emit.Inst) string {
@@ -78,6 +90,11 @@ func inOrderCore(neon int, leads bool) emit.InOrder {
 				return "ldst"
 			case kindNEON:
 				return "neon"
+			case kindMove:
+				if moveNEON {
+					return "neon"
+				}
+				return "move"
 			case kindBranch:
 				return "branch"
 			}
@@ -88,6 +105,8 @@ func inOrderCore(neon int, leads bool) emit.InOrder {
 			switch kindOf(p) {
 			case kindNEON:
 				return neon
+			case kindMove:
+				return move
 			case kindLoad, kindNEONLoad:
 				return 4
 			case kindExtr:
@@ -113,6 +132,8 @@ func inOrderCore(neon int, leads bool) emit.InOrder {
 			switch kindOf(i) {
 			case kindNEON:
 				return neon
+			case kindMove:
+				return move
 			case kindLoad, kindNEONLoad:
 				return 4
 			case kindALU, kindExtr:
@@ -121,13 +142,13 @@ func inOrderCore(neon int, leads bool) emit.InOrder {
 			return 1
 		},
 		Leads: func(i *emit.Inst) bool { return leads && kindOf(i) == kindNEON },
-		Hold:  func(i *emit.Inst) bool { return kindOf(i) == kindNEON },
+		Hold:  func(i *emit.Inst) bool { return kindOf(i) == kindNEON || moveNEON && kindOf(i) == kindMove },
 	}
 }
 
 var (
-	cortexA53 = inOrderCore(6, false)
-	cortexA55 = inOrderCore(4, true)
+	cortexA53 = inOrderCore(6, false, true, 0)
+	cortexA55 = inOrderCore(4, true, false, 3)
 )
 
 // scheduleCore is the core -order schedules for, with the trade between

@@ -103,6 +103,7 @@ func (a Arch) regPlan() regPlan {
 			temps: [][2]greg{{13, 14}, {15, 16}},
 			ring:  []greg{17, 19, 24, 25},
 			wk:    [][2]greg{{20, 21}, {22, 23}},
+			wkv:   [4]vreg{25, 26, 27, 28},
 			w:     [8]vreg{0, 1, 2, 3, 4, 5, 6, 7},
 			t0:    []vreg{16, 17},
 			t1:    18,

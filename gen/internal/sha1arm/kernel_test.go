@@ -91,7 +91,7 @@ func TestValidate(t *testing.T) {
 func TestLookaheadRange(t *testing.T) {
 	for _, a := range Arches {
 		for l := 4; l <= sha1sched.RingWords; l++ {
-			for _, loads := range []Loads{LoadsW, LoadsPair, LoadsX, LoadsPairX} {
+			for _, loads := range []Loads{LoadsW, LoadsPair, LoadsX, LoadsPairX, LoadsFmov} {
 				if a == ARM && loads != LoadsW {
 					continue
 				}

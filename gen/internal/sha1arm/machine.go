@@ -130,3 +130,11 @@ type machine interface {
 	zero(d vreg)                 // d = 0
 	loadK(addr greg, ks [4]vreg) // ks[i] = K of rounds 20i..20i+19 in every lane, through addr
 }
+
+// vectorRing is a machine that can keep the W+K ring in vector registers
+// (-wk fmov, arm64), from which the rounds move the words they read.
+type vectorRing interface {
+	// moveRing sets the 64-bit register d to half of s: its low 64 bits
+	// (half 0) or its high 64 bits (half 1), two rounds' words.
+	moveRing(s vreg, half int, d greg)
+}

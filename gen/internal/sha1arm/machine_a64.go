@@ -116,6 +116,8 @@ func (m *a64) loadPair64Ring(off int, d1, d2 greg) {
 	m.f.LDP(RSP.At(a64Ring+off), x(d1), x(d2))
 }
 
+func (m *a64) moveRing(s vreg, half int, d greg) { m.f.FMOVX(vv(s), half, x(d)) }
+
 func (m *a64) loadBlock(ptr greg, g int, d vreg) { m.f.LDRQ(x(ptr).At(16*g), vv(d)) }
 func (m *a64) rev32(s, d vreg)                   { m.f.VREV32(vv(s).B16(), vv(d).B16()) }
 func (m *a64) eor(mm, n, d vreg)                 { m.f.VEOR(vv(mm).B16(), vv(n).B16(), vv(d).B16()) }

@@ -116,8 +116,9 @@ func (r Rol30) String() string      { return rol30Spec.Name(int(r)) }
 func (r *Rol30) Set(s string) error { return knob.SetEnum(r, rol30Spec, s) }
 func (*Rol30) Spec() *knob.Spec     { return rol30Spec }
 
-// Loads is how many rounds' W+K words one scalar load brings from the
-// ring (sha1sched.Round.Ahead).
+// Loads is where the ring of W+K is, on the stack or in vector
+// registers, and how many rounds' words one scalar load (or move) brings
+// from it (sha1sched.Round.Ahead).
 type Loads int
 
 // The load forms.
@@ -126,14 +127,20 @@ const (
 	LoadsPair               // two words, into two registers: LDPW
 	LoadsX                  // two words in one 64-bit register (LDR), the second added from its high half (ADD Rx>>32)
 	LoadsPairX              // four words in two 64-bit registers (LDP), as LoadsX
+	// LoadsFmov keeps the ring in four vector registers instead of the
+	// stack: a group's W+K is added into its slot's register, and the
+	// rounds move two words at a time to a 64-bit register with FMOV
+	// (the low or the high half), as LoadsX.
+	LoadsFmov
 )
 
-var loadsSpec = &knob.Spec{Flag: "wk", What: "how the rounds load W+K from the ring (arm64):",
+var loadsSpec = &knob.Spec{Flag: "wk", What: "where the ring of W+K is and how the rounds load from it (arm64):",
 	Choices: []knob.Choice{
 		LoadsW:     {Name: "ldrw", Help: "one word per round (LDRW)"},
 		LoadsPair:  {Name: "ldpw", Help: "two rounds' words into two registers (LDPW)"},
 		LoadsX:     {Name: "ldrx", Help: "two rounds' words in one 64-bit register (LDR); the second round adds the high word (ADD Rx>>32)"},
 		LoadsPairX: {Name: "ldpx", Help: "four rounds' words in two 64-bit registers (LDP), as ldrx"},
+		LoadsFmov:  {Name: "fmov", Help: "the ring in four vector registers, not on the stack: two rounds' words moved to a 64-bit register (FMOV), as ldrx"},
 	}}
 
 func (l Loads) String() string      { return loadsSpec.Name(int(l)) }
@@ -141,7 +148,7 @@ func (l *Loads) Set(s string) error { return knob.SetEnum(l, loadsSpec, s) }
 func (*Loads) Spec() *knob.Spec     { return loadsSpec }
 
 // words is the number of W+K words one load brings.
-func (l Loads) words() int { return [...]int{1, 2, 2, 4}[l] }
+func (l Loads) words() int { return [...]int{1, 2, 2, 4, 2}[l] }
 
 // Order is the order in which the generated instructions are written.
 type Order int

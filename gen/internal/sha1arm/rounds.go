@@ -70,6 +70,8 @@ func (b *backend) wkSteps(r sha1sched.Round, e val, dst, free greg) []step {
 				m.load64Ring(off, regs[0])
 			case LoadsPairX:
 				m.loadPair64Ring(off, regs[0], regs[1])
+			case LoadsFmov:
+				b.vectorRing().moveRing(b.regs.wkv[off/16], off%16/8, regs[0])
 			}
 		})
 	}
@@ -78,7 +80,7 @@ func (b *backend) wkSteps(r sha1sched.Round, e val, dst, free greg) []step {
 	switch loads {
 	case LoadsPair:
 		src = regs[k]
-	case LoadsX:
+	case LoadsX, LoadsFmov:
 		high = k == 1
 	case LoadsPairX:
 		src, high = regs[k/2], k%2 == 1
