@@ -155,10 +155,12 @@ var (
 // waiting and the chain behind that gave the best code of those tried
 // (docs/sha1-schedule.md).
 func scheduleCore(o Order) emit.InOrder {
-	c := cortexA55
 	if o == OrderA53 {
-		c = cortexA53
+		c := cortexA53
+		c.Wait = 6
+		return c
 	}
-	c.Wait = 2
+	c := cortexA55
+	c.Wait = 10
 	return c
 }

@@ -15,7 +15,11 @@
 // the lane moves of groups 4..7, are EXTs (with a zero register); K is
 // added from four registers; W+K is stored into a 64-byte ring in the
 // function's frame, from which the rounds load it, one word per round or,
-// on arm64, two or four at a time (-wk; sha1sched.Round.Ahead).
+// on arm64, two or four at a time (-wk; sha1sched.Round.Ahead). On arm64
+// the ring may instead be four vector registers (-wk fmov): K is added
+// into the slot's register, and the rounds move two words at a time to a
+// general register with FMOV: two instructions a group instead of a
+// store and two loads, and no memory.
 //
 // The rounds run in general registers, three-operand, renamed rather than
 // moved (a..e by round). Their rotates are where ARM differs from x86: a
@@ -40,9 +44,9 @@
 // (-ch, -maj), each operation emitted by logic, which places the
 // rotations (val). Each round's temporaries, and the vector temporaries
 // of each group, alternate between sets where there are registers enough,
-// so that a list scheduler may overlap them (-order list, for in-order
-// cores: emit.Func.Schedule); -order description keeps the description's
-// order and its -placement.
+// so that a list scheduler may overlap them (-order a55 or a53, for
+// in-order cores: emit.Func.ScheduleInOrder); -order description keeps the
+// description's order and its -placement.
 //
 // Params holds a kernel's choices: the shared sha1sched.Schedule and the
 // backend's knobs. Each architecture honours, registers and prints in its

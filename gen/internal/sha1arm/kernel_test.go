@@ -57,7 +57,8 @@ func TestKnobLists(t *testing.T) {
 
 // Validate rejects what an architecture cannot generate, naming the knob:
 // a value outside the choices, a rotate through the zero register on
-// 32-bit ARM, a schedule the ring cannot hold.
+// 32-bit ARM, a schedule the ring cannot hold, a placement that the list
+// scheduler would undo.
 func TestValidate(t *testing.T) {
 	for _, c := range []struct {
 		a    Arch
@@ -70,6 +71,7 @@ func TestValidate(t *testing.T) {
 		{ARM, func(p *Params) { p.VRotate = 2 }, "-vrotate"},
 		{ARM64, func(p *Params) { p.Lookahead = 17 }, "-lookahead=17"},
 		{ARM, func(p *Params) { p.Placement, p.Lookahead = sha1sched.Burst, 16 }, "burst"},
+		{ARM64, func(p *Params) { p.Placement, p.Order = sha1sched.Front, OrderA55 }, "-placement=front with -order=a55"},
 	} {
 		p := c.a.Defaults()
 		c.bad(&p)

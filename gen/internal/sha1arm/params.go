@@ -157,7 +157,9 @@ type Order int
 const (
 	// OrderA55 reorders each straight stretch of code with a list
 	// scheduler (emit.Func.ScheduleInOrder) for LLVM's model of the
-	// in-order Cortex-A55.
+	// in-order Cortex-A55, which places the vector steps by their
+	// dependences: -placement, which would only break its ties, is
+	// rejected (Validate).
 	OrderA55 Order = iota
 	// OrderA53 is OrderA55 for LLVM's model of the Cortex-A53.
 	OrderA53
@@ -170,7 +172,7 @@ var orderSpec = &knob.Spec{Flag: "order", What: "the order of the generated inst
 	Choices: []knob.Choice{
 		OrderA55:         {Name: "a55", Help: "each straight stretch reordered by a list scheduler for the in-order Cortex-A55 (LLVM's model): NEON results after four cycles, a NEON instruction alone in its issue cycle"},
 		OrderA53:         {Name: "a53", Help: "the same for the Cortex-A53: NEON results after six cycles, and an integer instruction after a NEON one waits three"},
-		OrderDescription: {Name: "description", Help: "the description's order: the rounds, with the vector steps placed among them by -placement"},
+		OrderDescription: {Name: "description", Help: "the description's order: the rounds, with the vector steps placed among them by -placement (the one order that -placement applies to)"},
 	}}
 
 func (o Order) String() string      { return orderSpec.Name(int(o)) }
@@ -182,7 +184,7 @@ func (*Order) Spec() *knob.Spec     { return orderSpec }
 func (a Arch) Defaults() Params {
 	p := Params{Schedule: sha1sched.Schedule{Lookahead: 16, Placement: sha1sched.Spread, Ch: sha1sched.ChXor, Maj: sha1sched.MajAdd}}
 	if a == ARM64 {
-		p.Rol30, p.Loads = Rol30Orr, LoadsX
+		p.Lookahead, p.Rol30, p.Loads = 8, Rol30Ror, LoadsFmov
 	} else {
 		p.VRotate, p.Rol30, p.Order = VRotateUSRA, Rol30Ror, OrderDescription
 	}
@@ -212,6 +214,9 @@ func (a Arch) Validate(p Params) error {
 	}
 	if err := knob.Check(a.Knobs(&p)...); err != nil {
 		return err
+	}
+	if p.Order != OrderDescription && p.Placement != sha1sched.Spread {
+		return fmt.Errorf("-placement=%v with -order=%v: the list scheduler places the vector steps by their dependences, whatever the description's placement; -placement applies with -order=description", p.Placement, p.Order)
 	}
 	if a == ARM && p.Rol30 == Rol30Orr {
 		return fmt.Errorf("-rol30=orr: 32-bit ARM has no zero register; its rotate (-rol30=ror) is already a MOVW of a rotated operand")
