@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -107,88 +109,102 @@ func dependences(insts []*Inst, raw func(p, i *Inst, r string) int, waw func(p, 
 	return g
 }
 
-// core is the state of a simulated core issuing instructions in order.
+// core is a simulated core issuing the instructions of one stretch in
+// order, with what c's functions say of each instruction worked out once
+// (the list scheduler and RefineInOrder ask many times).
 type core struct {
-	c         InOrder
-	cur, used int              // the current cycle, and the instructions issued in it
-	lastDone  int              // the last write-back of the instructions issued
-	unitFree  map[string][]int // per unit, the cycle at which each copy is free
-	width     int
+	g     *graph
+	width int
+	unit  []int // index into limit, or -1 for a unit without a limit
+	limit []int // copies of each limited unit
+	busy  []int
+	done  []int
+	leads []bool
+	at    []int // the issue cycle of each instruction (cycles)
+
+	cur, used int     // the current cycle, and the instructions issued in it
+	lastDone  int     // the last write-back of the instructions issued
+	free      [][]int // per limited unit, the cycle at which each copy is free
 }
 
-func (c InOrder) newCore() *core {
-	return &core{c: c, unitFree: map[string][]int{}, width: max(1, c.Width)}
+func (c InOrder) newCore(g *graph) *core {
+	n := len(g.insts)
+	s := &core{g: g, width: max(1, c.Width), unit: make([]int, n), busy: make([]int, n), done: make([]int, n), leads: make([]bool, n), at: make([]int, n)}
+	units := map[string]int{}
+	for k, i := range g.insts {
+		s.unit[k] = -1
+		if copies, ok := c.Units[c.Unit(i)]; ok {
+			u, seen := units[c.Unit(i)]
+			if !seen {
+				u = len(s.limit)
+				units[c.Unit(i)] = u
+				s.limit = append(s.limit, copies)
+			}
+			s.unit[k] = u
+		}
+		s.busy[k] = 1
+		if c.Busy != nil {
+			s.busy[k] = max(1, c.Busy(i))
+		}
+		s.done[k] = c.Done(i)
+		s.leads[k] = c.Leads != nil && c.Leads(i)
+	}
+	s.free = make([][]int, len(s.limit))
+	for u, k := range s.limit {
+		s.free[u] = make([]int, k)
+	}
+	return s
 }
 
-// earliest is the cycle at which i could issue next, its operands being
-// ready at cycle ready.
-func (s *core) earliest(i *Inst, ready int) int {
-	c := s.c
-	e := max(s.cur, ready, s.lastDone-c.Done(i))
+// reset empties the core, for another order.
+func (s *core) reset() {
+	s.cur, s.used, s.lastDone = 0, 0, 0
+	for _, f := range s.free {
+		clear(f)
+	}
+}
+
+// earliest is the cycle at which instruction i could issue next, its
+// operands being ready at cycle ready.
+func (s *core) earliest(i, ready int) int {
+	e := max(s.cur, ready, s.lastDone-s.done[i])
 	for {
-		if e == s.cur && (s.used >= s.width || s.used > 0 && c.Leads != nil && c.Leads(i)) {
+		if e == s.cur && (s.used >= s.width || s.used > 0 && s.leads[i]) {
 			e++
 			continue
 		}
-		if k, ok := c.Units[c.Unit(i)]; ok {
-			avail := 0
-			copies := s.unitFree[c.Unit(i)]
-			for x := 0; x < k; x++ {
-				if x >= len(copies) || copies[x] <= e {
-					avail++
-				}
-			}
-			if avail == 0 {
-				e++
-				continue
-			}
+		if u := s.unit[i]; u >= 0 && !slices.ContainsFunc(s.free[u], func(f int) bool { return f <= e }) {
+			e++
+			continue
 		}
 		return e
 	}
 }
 
-// issue issues i at cycle e (from earliest).
-func (s *core) issue(i *Inst, e int) {
-	c := s.c
+// issue issues instruction i at cycle e (from earliest).
+func (s *core) issue(i, e int) {
 	if e > s.cur {
 		s.cur, s.used = e, 0
 	}
 	s.used++
-	if u := c.Unit(i); u != "" {
-		if k, ok := c.Units[u]; ok {
-			copies := s.unitFree[u]
-			for len(copies) < k {
-				copies = append(copies, 0)
-			}
-			busy := 1
-			if c.Busy != nil {
-				busy = max(1, c.Busy(i))
-			}
-			for x := range copies {
-				if copies[x] <= e {
-					copies[x] = e + busy
-					break
-				}
-			}
-			s.unitFree[u] = copies
-		}
+	if u := s.unit[i]; u >= 0 {
+		f := s.free[u]
+		f[slices.IndexFunc(f, func(f int) bool { return f <= e })] = e + s.busy[i]
 	}
-	s.lastDone = max(s.lastDone, e+c.Done(i))
+	s.lastDone = max(s.lastDone, e+s.done[i])
+	s.at[i] = e
 }
 
-// cycles is the number of cycles core c takes to issue the stretch g in
-// the order given (indexes into g.insts) and write every result back.
-func (c InOrder) cycles(g *graph, order []int) int {
-	s := c.newCore()
-	at := make([]int, len(g.insts))
+// cycles is the number of cycles the core takes to issue its stretch in
+// the order given (indexes into the stretch) and write every result back.
+func (s *core) cycles(order []int) int {
+	s.reset()
 	for _, i := range order {
 		ready := 0
-		for _, p := range g.pred[i] {
-			ready = max(ready, at[p.other]+p.delay)
+		for _, p := range s.g.pred[i] {
+			ready = max(ready, s.at[p.other]+p.delay)
 		}
-		e := s.earliest(g.insts[i], ready)
-		s.issue(g.insts[i], e)
-		at[i] = e
+		s.issue(i, s.earliest(i, ready))
 	}
 	return s.lastDone
 }
@@ -214,7 +230,7 @@ func (c InOrder) order(g *graph) []int {
 	}
 	ready := make([]int, n)
 	done := make([]bool, n)
-	s := c.newCore()
+	s := c.newCore(g)
 	wait := max(1, c.Wait)
 	var order []int
 	first := make([]int, n) // for Hold: the cycle at which each could first issue, or -1
@@ -228,7 +244,7 @@ func (c InOrder) order(g *graph) []int {
 			if done[i] || npred[i] > 0 {
 				continue
 			}
-			e := s.earliest(g.insts[i], ready[i])
+			e := s.earliest(i, ready[i])
 			if c.Hold != nil && c.Hold(g.insts[i]) && (first[i] < 0 || e < first[i]) {
 				first[i] = e
 			}
@@ -242,10 +258,10 @@ func (c InOrder) order(g *graph) []int {
 				best, bestE, bestScore = i, e, score
 			}
 		}
-		if held >= 0 && (best < 0 || heldE+c.Done(g.insts[held])-c.Done(g.insts[best]) <= bestE) {
+		if held >= 0 && (best < 0 || heldE+s.done[held]-s.done[best] <= bestE) {
 			best, bestE = held, heldE
 		}
-		s.issue(g.insts[best], bestE)
+		s.issue(best, bestE)
 		done[best] = true
 		order = append(order, best)
 		for _, ed := range g.succ[best] {
@@ -275,7 +291,7 @@ func (c InOrder) Cycles(insts []*Inst) int {
 	for i := range order {
 		order[i] = i
 	}
-	return c.cycles(c.graph(insts), order)
+	return c.newCore(c.graph(insts)).cycles(order)
 }
 
 // splitRegion splits a straight stretch into the comments at its top,
@@ -327,3 +343,124 @@ func MemRes(stack bool, off, size int) []string {
 // IsMemory reports whether resource r is memory: "mem", or a stack word
 // ("stack+16").
 func IsMemory(r string) bool { return r == "mem" || strings.HasPrefix(r, "stack+") }
+
+// RefineInOrder improves the order of every straight stretch of f for a
+// second core without making it slower on c: it moves, one at a time,
+// each instruction that second holds back (InOrder.Hold) to the place
+// within window instructions of it, and within its dependences, where
+// second takes the fewest cycles, if that is fewer than before and c
+// takes no more cycles than before the first move (a hill climb, in the
+// order of the stretch).
+func (f *Func) RefineInOrder(c, second InOrder, window int) {
+	f.reorder(func(nodes []any) []any {
+		head, insts, tail := splitRegion(nodes)
+		out := append(make([]any, 0, len(nodes)), head...)
+		for _, i := range c.refine(second, insts, window) {
+			out = append(out, insts[i])
+		}
+		return append(out, tail...)
+	})
+}
+
+// refine returns the order of insts that RefineInOrder makes.
+func (c InOrder) refine(second InOrder, insts []*Inst, window int) []int {
+	n := len(insts)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if second.Hold == nil || n < 2 {
+		return order
+	}
+	s1, s2 := c.newCore(c.graph(insts).reduced()), second.newCore(second.graph(insts).reduced())
+	g1 := s1.g
+	limit := s1.cycles(order)
+	best := s2.cycles(order)
+	pos := make([]int, n) // pos[i] is the place of instruction i in order
+	for i := range pos {
+		pos[i] = i
+	}
+	moved := make([]int, n)
+	move := func(from, to int) { // the instruction at from goes to to
+		copy(moved, order)
+		x := moved[from]
+		if from < to {
+			copy(moved[from:to], moved[from+1:to+1])
+		} else {
+			copy(moved[to+1:from+1], moved[to:from])
+		}
+		moved[to] = x
+	}
+	for x := 0; x < n; x++ {
+		if !second.Hold(insts[x]) {
+			continue
+		}
+		p := pos[x]
+		lo, hi := max(0, p-window), min(n-1, p+window)
+		for _, e := range g1.pred[x] {
+			lo = max(lo, pos[e.other]+1)
+		}
+		for _, e := range g1.succ[x] {
+			hi = min(hi, pos[e.other]-1)
+		}
+		bestTo := -1
+		for to := lo; to <= hi; to++ {
+			if to == p {
+				continue
+			}
+			move(p, to)
+			if k := s2.cycles(moved); k < best && s1.cycles(moved) <= limit {
+				best, bestTo = k, to
+			}
+		}
+		if bestTo >= 0 {
+			move(p, bestTo)
+			order, moved = moved, order
+			for i, y := range order {
+				pos[y] = i
+			}
+		}
+	}
+	return order
+}
+
+// reduced returns g without the edges that a path of two edges implies:
+// an edge p -> i goes if i has a later predecessor q, whose edge q -> i
+// stays, with an edge p -> q, and the two delays add up to at least
+// p -> i's. Every order of g's instructions that satisfies the edges left
+// satisfies g's (by induction along the order), at no later cycles; the
+// dependences of a stretch hold many such edges (every earlier writer of
+// a register, every reader since), which the cycle count would go through.
+func (g *graph) reduced() *graph {
+	n := len(g.insts)
+	delay := make([]map[int]int, n) // delay[p][q]: the edge p -> q
+	for p := range g.succ {
+		delay[p] = make(map[int]int, len(g.succ[p]))
+		for _, e := range g.succ[p] {
+			delay[p][e.other] = e.delay
+		}
+	}
+	r := &graph{insts: g.insts, succ: make([][]edge, n), pred: make([][]edge, n), pinned: g.pinned}
+	for i := range g.pred {
+		preds := append([]edge(nil), g.pred[i]...)
+		sort.Slice(preds, func(a, b int) bool { return preds[a].other > preds[b].other })
+		var kept []edge
+		for _, e := range preds {
+			implied := false
+			for _, k := range kept {
+				if d, ok := delay[e.other][k.other]; ok && d+k.delay >= e.delay {
+					implied = true
+					break
+				}
+			}
+			if !implied {
+				kept = append(kept, e)
+			}
+		}
+		for _, e := range kept {
+			r.pred[i] = append(r.pred[i], e)
+			r.succ[e.other] = append(r.succ[e.other], edge{i, e.delay})
+		}
+	}
+	return r
+}

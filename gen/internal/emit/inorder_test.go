@@ -106,3 +106,75 @@ func ops(insts []*Inst) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// RefineInOrder moves a NEON instruction next to another, so that the
+// A53-like core waits once after them instead of twice, where the first
+// core (which does not care) takes no longer; it keeps a reader after its
+// writer.
+func TestRefineInOrder(t *testing.T) {
+	flat := InOrder{
+		Width: 2,
+		Unit:  func(*Inst) string { return "" },
+		Delay: func(p, c *Inst, r string) int { return 1 },
+		Done:  func(*Inst) int { return 1 },
+	}
+	held := toyCore
+	held.Hold = func(i *Inst) bool { return strings.HasPrefix(i.Op, "V") }
+	given := []*Inst{
+		toy("VEOR", []string{"V2"}, "V1"),
+		toy("ADD", []string{"R1"}, "R1"),
+		toy("ADD", []string{"R2"}, "R2"),
+		toy("VEOR", []string{"V4"}, "V5"), // independent
+		toy("ADD", []string{"R3"}, "R3"),
+		toy("ADD", []string{"R4"}, "R4"),
+		toy("VEOR", []string{"V1"}, "V6"), // reads V1
+	}
+	f := NewFunc("t", nil, 0, nil)
+	for _, i := range given {
+		f.Add(i)
+	}
+	f.RefineInOrder(flat, held, 4)
+	got := f.Insts()
+	if before, after := held.Cycles(given), held.Cycles(got); after >= before {
+		t.Errorf("refined for the second core: %d cycles, given %d: %v", after, before, ops(got))
+	}
+	if before, after := flat.Cycles(given), flat.Cycles(got); after > before {
+		t.Errorf("the first core takes %d cycles, %d before: %v", after, before, ops(got))
+	}
+	pos := map[*Inst]int{}
+	for k, i := range got {
+		pos[i] = k
+	}
+	if len(pos) != len(given) || pos[given[6]] < pos[given[0]] {
+		t.Errorf("instructions lost or the reader of V1 moved before its writer: %v", ops(got))
+	}
+}
+
+// A graph reduced of its implied edges gives every order the cycles of
+// the full graph.
+func TestReducedGraph(t *testing.T) {
+	insts := []*Inst{
+		toy("VEOR", []string{"V2"}, "V1"),
+		toy("ADD", []string{"R1"}, "R1"),
+		toy("ADD", []string{"R1"}, "R1"),
+		toy("VEOR", []string{"V1"}, "V1"),
+		toy("ADD", []string{"R1", "R2"}, "R2"),
+		toy("VEOR", []string{"V1", "V3"}, "V3"),
+		toy("ADD", []string{"R2"}, "R1"),
+		toy("VEOR", []string{"V3"}, "V1"),
+	}
+	g := toyCore.graph(insts)
+	r := g.reduced()
+	full, kept := 0, 0
+	for i := range insts {
+		full += len(g.pred[i])
+		kept += len(r.pred[i])
+	}
+	if kept >= full {
+		t.Errorf("the reduced graph keeps all %d edges", full)
+	}
+	order := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	if want, got := toyCore.newCore(g).cycles(order), toyCore.newCore(r).cycles(order); got != want {
+		t.Errorf("the reduced graph takes %d cycles, the full one %d", got, want)
+	}
+}
