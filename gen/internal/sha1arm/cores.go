@@ -151,6 +151,20 @@ var (
 	cortexA55 = inOrderCore(4, true, false, 3)
 )
 
+// refineWindow is how many places OrderBoth moves an instruction at most.
+const refineWindow = 8
+
+// schedule reorders each straight stretch of f as o says (not
+// OrderDescription).
+func schedule(f *emit.Func, o Order) {
+	if o == OrderBoth {
+		f.ScheduleInOrder(scheduleCore(OrderA55))
+		f.RefineInOrder(scheduleCore(OrderA55), scheduleCore(OrderA53), refineWindow)
+		return
+	}
+	f.ScheduleInOrder(scheduleCore(o))
+}
+
 // scheduleCore is the core -order schedules for, with the trade between
 // waiting and the chain behind that gave the best code of those tried
 // (docs/sha1-schedule.md).

@@ -45,8 +45,9 @@
 // rotations (val). Each round's temporaries, and the vector temporaries
 // of each group, alternate between sets where there are registers enough,
 // so that a list scheduler may overlap them (-order a55 or a53, for
-// in-order cores: emit.Func.ScheduleInOrder); -order description keeps the
-// description's order and its -placement.
+// in-order cores: emit.Func.ScheduleInOrder; -order both orders for the
+// A55, then improves the order for the A53 where the A55 loses nothing);
+// -order description keeps the description's order and its -placement.
 //
 // Params holds a kernel's choices: the shared sha1sched.Schedule and the
 // backend's knobs. Each architecture honours, registers and prints in its

@@ -32,7 +32,7 @@ func (m *a32) comment(lines ...string)          { m.f.Comment(lines...) }
 func (m *a32) label(name string)                { m.f.Label(name) }
 func (m *a32) jump(label string)                { m.f.B(label) }
 func (m *a32) ret()                             { m.f.RET() }
-func (m *a32) schedule(o Order)                 { m.f.ScheduleInOrder(scheduleCore(o)) }
+func (m *a32) schedule(o Order)                 { schedule(m.f.Func, o) }
 func (m *a32) gnu(start string) (string, error) { return m.f.GNU(start) }
 
 // loadH loads h's address: the first time from the argument, which it

@@ -30,7 +30,7 @@ func (m *a64) comment(lines ...string)          { m.f.Comment(lines...) }
 func (m *a64) label(name string)                { m.f.Label(name) }
 func (m *a64) jump(label string)                { m.f.B(label) }
 func (m *a64) ret()                             { m.f.RET() }
-func (m *a64) schedule(o Order)                 { m.f.ScheduleInOrder(scheduleCore(o)) }
+func (m *a64) schedule(o Order)                 { schedule(m.f.Func, o) }
 func (m *a64) gnu(start string) (string, error) { return m.f.GNU(start) }
 
 func (m *a64) loadH(d greg) { m.f.LoadArg(m.f.Arg("h"), x(d)) }

@@ -163,6 +163,12 @@ const (
 	OrderA55 Order = iota
 	// OrderA53 is OrderA55 for LLVM's model of the Cortex-A53.
 	OrderA53
+	// OrderBoth is OrderA55, then improved for the Cortex-A53 where the
+	// A55 loses nothing (emit.Func.RefineInOrder): each instruction that
+	// the A53 holds back (NEON, and FMOV) is moved, one at a time, to the
+	// place near it where the A53's model takes the fewest cycles, if
+	// that is fewer and the A55's no more.
+	OrderBoth
 	// OrderDescription keeps the order of the description: the rounds,
 	// with the vector steps placed among them by -placement.
 	OrderDescription
@@ -172,6 +178,7 @@ var orderSpec = &knob.Spec{Flag: "order", What: "the order of the generated inst
 	Choices: []knob.Choice{
 		OrderA55:         {Name: "a55", Help: "each straight stretch reordered by a list scheduler for the in-order Cortex-A55 (LLVM's model): NEON results after four cycles, a NEON instruction alone in its issue cycle"},
 		OrderA53:         {Name: "a53", Help: "the same for the Cortex-A53: NEON results after six cycles, and an integer instruction after a NEON one waits three"},
+		OrderBoth:        {Name: "both", Help: "as a55, then each NEON instruction (and FMOV) moved to where the A53 takes fewer cycles and the A55 no more"},
 		OrderDescription: {Name: "description", Help: "the description's order: the rounds, with the vector steps placed among them by -placement (the one order that -placement applies to)"},
 	}}
 
@@ -184,7 +191,7 @@ func (*Order) Spec() *knob.Spec     { return orderSpec }
 func (a Arch) Defaults() Params {
 	p := Params{Schedule: sha1sched.Schedule{Lookahead: 16, Placement: sha1sched.Spread, Ch: sha1sched.ChXor, Maj: sha1sched.MajAdd}}
 	if a == ARM64 {
-		p.Lookahead, p.Rol30, p.Loads = 8, Rol30Ror, LoadsFmov
+		p.Lookahead, p.Rol30, p.Loads, p.Order = 7, Rol30Ror, LoadsFmov, OrderBoth
 	} else {
 		p.VRotate, p.Rol30, p.Order = VRotateUSRA, Rol30Ror, OrderDescription
 	}
