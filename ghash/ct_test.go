@@ -85,6 +85,7 @@ var ctAllowedData = map[string]string{
 	ctPkg + "errNilKey":    "a misuse panic's value",
 	ctPkg + "errZeroKey":   "a misuse panic's value",
 	ctPkg + "errZeroHash":  "a misuse panic's value",
+	ctPkg + "errGCMForm":   "an internal-error panic's value (gcmBadForm, or gcmShort off amd64)",
 }
 
 // ctNotFollowed are functions of this package that the reached code calls
@@ -341,7 +342,14 @@ func (p *ctProg) refs(f *ctFunc) []struct {
 					sym = ctPkg + rest
 				}
 				op, _, _ := strings.Cut(code, " ")
-				rs = append(rs, out{ctRef{call: op == "CALL" || op == "JMP", name: sym}, in})
+				call := op == "CALL" || op == "JMP"
+				if _, ok := p.funcs[sym+".abi0"]; call && ok {
+					// Assembly calls a function of either language
+					// by its ABI0 symbol: an assembly body, or the
+					// wrapper of a Go function, which calls it.
+					sym += ".abi0"
+				}
+				rs = append(rs, out{ctRef{call: call, name: sym}, in})
 			}
 		}
 		return rs

@@ -120,6 +120,10 @@ var (
 	errZeroHash = errors.New("ghash: Hash used without Key.NewHash (a zero Hash has no key)")
 )
 
+// errGCMForm is the panic of gcmShort given a form it does not know, or
+// called off amd64: a kernel's gcm field names no assembly function.
+var errGCMForm = errors.New("ghash: a kernel's gcm form names no short-message function of this build (see gcmForms in gen/ghash_pclmul)")
+
 // Key is a GHASH hash key H, expanded for the kernel that was active when
 // NewKey made it. It never changes afterwards, so it may be used by any
 // number of goroutines at once, and copied. The zero Key is not usable:
@@ -176,7 +180,13 @@ func (k *Key) SumGCM(additionalData, ciphertext []byte) (y [Size]byte) {
 		return sumGCM(kern, &k.ek, math.MaxInt, a, c)
 	}
 	// A short message goes to the kernel in one call, with its length
-	// block: one reduction on the kernels that aggregate blocks.
+	// block: one reduction on the kernels that aggregate blocks. The
+	// amd64 kernels' own function for it is called from here, without a
+	// function of ours in between (gcmShort).
+	if f := kern.gcm; f != 0 {
+		gcmShort(&y, &k.ek.asm, a, c, f)
+		return y
+	}
 	sumShortWith(kern, &y, &k.ek, a, c)
 	return y
 }

@@ -1151,6 +1151,27 @@ cDone:
 	VMOVDQU    X0, (DI)
 	RET
 
+// func gcmShort(y *[16]byte, key *[48]uint64, a []byte, c []byte, form uint8)
+TEXT ·gcmShort(SB), NOSPLIT, $0-65
+	// gcmShort jumps to the short-message GCM function numbered form, with these arguments.
+	MOVBQZX form+64(FP), AX
+	CMPQ    AX, $0x01
+	JE      gcmPCLMUL
+	CMPQ    AX, $0x02
+	JE      gcmPCLMULAVX
+	CMPQ    AX, $0x03
+	JE      gcmVPCLMUL256
+	JMP     ·gcmBadForm+0(SB)
+
+gcmPCLMUL:
+	JMP ·gcmPCLMUL+0(SB)
+
+gcmPCLMULAVX:
+	JMP ·gcmPCLMULAVX+0(SB)
+
+gcmVPCLMUL256:
+	JMP ·gcmVPCLMUL256+0(SB)
+
 // func ghashPowers(key *[48]uint64, n int)
 // Requires: PCLMULQDQ, SSE2
 TEXT ·ghashPowers(SB), NOSPLIT, $0-16

@@ -23,6 +23,11 @@ type kernel struct {
 	// powers is how many powers of H, H^1..H^powers, a full key of this
 	// kernel holds: the most blocks it absorbs with one reduction.
 	powers int
+
+	// gcm is, on amd64, the number of the assembly function that hashes a
+	// short message for Key.SumGCM (gcmShort's form), or 0 for a kernel
+	// without one, whose short messages go to sumShortWith.
+	gcm uint8
 }
 
 // powersFor returns how many powers of H, H^1..H^n, a key of kernel k must

@@ -78,6 +78,24 @@ func gcmPCLMULAVX(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)
 //go:noescape
 func gcmVPCLMUL256(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)
 
+// gcmShort jumps to the short-message function numbered form (gcmSSE,
+// gcmAVX, gcmYMM), with its arguments as they are, or to gcmBadForm.
+//
+//go:noescape
+func gcmShort(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, form uint8)
+
+// The forms of gcmShort, as gen/ghash_pclmul numbers them (gcmForms).
+const (
+	gcmSSE = 1 // gcmPCLMUL
+	gcmAVX = 2 // gcmPCLMULAVX
+	gcmYMM = 3 // gcmVPCLMUL256
+)
+
+// gcmBadForm is where gcmShort jumps for a form it does not know.
+func gcmBadForm(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, form uint8) {
+	panic(errGCMForm)
+}
+
 // ghashPowers computes H^2..H^n and the Karatsuba sums of H^1..H^n from
 // the twisted H^1 in key, for 2 <= n <= tableBlocks, with the kernels' own
 // multiply.
@@ -150,14 +168,14 @@ func archKernels() []kernel {
 		vpclmulqdq = f("VPCLMULQDQ", hasVPCLMULQDQ)
 	)
 	return []kernel{
-		needs(kernel{name: "vpclmul512", id: kernelVPCLMUL512, powers: ghashVPCLMUL512Group()},
+		needs(kernel{name: "vpclmul512", id: kernelVPCLMUL512, powers: ghashVPCLMUL512Group(), gcm: gcmYMM},
 			f("AVX512F", x.HasAVX512 && x.HasAVX512F), f("AVX512VL", x.HasAVX512VL), f("AVX512BW", x.HasAVX512BW),
 			f("AVX512VPCLMULQDQ", x.HasAVX512VPCLMULQDQ), vpclmulqdq, avx2, avx, pclmulqdq, sse2),
-		needs(kernel{name: "vpclmul256", id: kernelVPCLMUL256, powers: ghashVPCLMUL256Group()},
+		needs(kernel{name: "vpclmul256", id: kernelVPCLMUL256, powers: ghashVPCLMUL256Group(), gcm: gcmYMM},
 			vpclmulqdq, avx2, avx, pclmulqdq, sse2),
-		needs(kernel{name: "pclmul", id: kernelPCLMUL, powers: pclmulMaxBlocks},
+		needs(kernel{name: "pclmul", id: kernelPCLMUL, powers: pclmulMaxBlocks, gcm: gcmAVX},
 			avx, pclmulqdq, sse2),
-		needs(kernel{name: "pclmul-sse", id: kernelPCLMULSSE, powers: pclmulMaxBlocks},
+		needs(kernel{name: "pclmul-sse", id: kernelPCLMULSSE, powers: pclmulMaxBlocks, gcm: gcmSSE},
 			pclmulqdq, sse2, ssse3),
 	}
 }
@@ -215,17 +233,10 @@ func updateWith(k *kernel, y *[16]byte, ek *expandedKey, p []byte) {
 }
 
 // sumShortWith sets *y to Key.SumGCM of a short message (padded A and C of
-// at most shortBytes) with kernel k. The assembly kernels take A and C
-// where they are: a block gathered into a buffer in pieces, and loaded
-// whole from it, would wait for the pieces to reach the cache.
+// at most shortBytes) with kernel k, which has no assembly function for
+// it (its gcm form is 0; the others go to gcmShort).
 func sumShortWith(k *kernel, y *[Size]byte, ek *expandedKey, a, c []byte) {
 	switch k.id {
-	case kernelVPCLMUL512, kernelVPCLMUL256:
-		gcmVPCLMUL256(y, &ek.asm, a, c)
-	case kernelPCLMUL:
-		gcmPCLMULAVX(y, &ek.asm, a, c)
-	case kernelPCLMULSSE:
-		gcmPCLMUL(y, &ek.asm, a, c)
 	case kernelGeneric:
 		sumShort(k, y, ek, a, c)
 	default:

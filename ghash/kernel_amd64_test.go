@@ -307,3 +307,20 @@ func TestRequires(t *testing.T) {
 		}
 	}
 }
+
+// TestGCMShortForms checks that every amd64 kernel names a short-message
+// function for Key.SumGCM (TestSumGCMShort runs each through it), that
+// the forms are gcmShort's, and that gcmShort panics on a form it does not
+// know instead of hashing with some other function.
+func TestGCMShortForms(t *testing.T) {
+	for _, k := range amd64Kernels(t) {
+		if k.gcm < gcmSSE || k.gcm > gcmYMM {
+			t.Errorf("kernel %q has gcm form %d, not one of gcmShort's", k.name, k.gcm)
+		}
+	}
+	var y [16]byte
+	var key [asmKeyWords]uint64
+	for _, form := range []uint8{0, gcmYMM + 1, 255} {
+		mustPanic(t, fmt.Sprintf("gcmShort with form %d", form), func() { gcmShort(&y, &key, nil, nil, form) }, "gcm form")
+	}
+}

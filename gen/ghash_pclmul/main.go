@@ -166,6 +166,15 @@ const (
 	gcmVPCLMUL256 = "gcmVPCLMUL256" // also the 512-bit kernel's
 )
 
+// gcmForms lists the short-message GCM functions by the number that
+// gcmShort, which jumps to them, takes for each (package ghash's gcmForm
+// constants): 0 is no function.
+var gcmForms = []string{1: gcmPCLMUL, 2: gcmPCLMULAVX, 3: gcmVPCLMUL256}
+
+// gcmBadForm is the Go function gcmShort jumps to for a form it does not
+// know, which panics.
+const gcmBadForm = "gcmBadForm"
+
 // kernels returns the update functions of p's width.
 func kernels(ctx *build.Context, p params) []kernelSpec {
 	v128 := loop{vex{ctx, 128}, pclmulGroup}
@@ -209,6 +218,7 @@ func generate(ctx *build.Context, p params) error {
 	if p.width == W128 {
 		gcm(ctx, gcmPCLMUL, sse{ctx}, bswap, poly)
 		gcm(ctx, gcmPCLMULAVX, vex{ctx, 128}, bswap, poly)
+		gcmShort(ctx)
 		powers(ctx, sse{ctx}, poly)
 	}
 	// The calibration loop of the width, in the last kernel's encodings
