@@ -24,11 +24,8 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/arm64"
@@ -140,40 +137,23 @@ func generate(o options) (*emit.File, string, error) {
 	return file, loop, nil
 }
 
-func run(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sha1_ce", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // a bad flag is reported in one line, by main
-	out := fs.String("out", "", "write the Go assembly to `file`")
-	gnu := fs.String("gnu", "", "write the block loop in GNU syntax to `file` (for llvm-mca)")
-	o := defaults
-	fs.Var(&o.arch, "arch", "the architecture: arm64 or arm")
-	knob.Register(fs, o.knobs()...)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-		}
-		return err
+// command is the generator's command line, with the knobs in o.
+func command(o *options) emit.Generator {
+	return emit.Generator{
+		Name:      "sha1_ce",
+		Arch:      &o.arch,
+		ArchUsage: "the architecture: arm64 or arm",
+		GNUUsage:  "write the block loop in GNU syntax to `file` (for llvm-mca)",
+		GNUAbout:  "The block loop of blockCE in GNU syntax (for llvm-mca):",
+		Flags:     func(fs *flag.FlagSet) { knob.Register(fs, o.knobs()...) },
+		Generate: func() (*emit.File, string, error) {
+			file, loop, err := generate(*o)
+			return file, fmt.Sprintf("// blocks %d\n", len(alternate)) + loop, err
+		},
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	if *out == "" && *gnu == "" {
-		return errors.New("nothing to do: give -out and/or -gnu")
-	}
-	file, loop, err := generate(o)
-	if err != nil {
-		return err
-	}
-	return emit.WriteOutputs(file, args, *out, *gnu, "The block loop of blockCE in GNU syntax (for llvm-mca):",
-		fmt.Sprintf("// blocks %d\n", len(alternate))+loop)
 }
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "sha1_ce:", err)
-		}
-		os.Exit(2)
-	}
+	o := defaults
+	command(&o).Main()
 }
