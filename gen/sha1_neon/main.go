@@ -15,12 +15,7 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"os"
-	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/emit"
 	"github.com/simdhash/simdhash/gen/internal/knob"
@@ -28,69 +23,21 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "sha1_neon:", err)
-		}
-		os.Exit(2)
-	}
-}
-
-// archOf returns the -arch of args, which decides which knobs the
-// generator has, before the flags are parsed.
-func archOf(args []string) (sha1arm.Arch, error) {
-	a := sha1arm.ARM64
-	for i, arg := range args {
-		if arg == "--" {
-			break
-		}
-		if !strings.HasPrefix(arg, "-") {
-			continue
-		}
-		name, v, eq := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if name != "arch" {
-			continue
-		}
-		if !eq {
-			if i+1 == len(args) {
-				break // the flag package reports it
-			}
-			v = args[i+1]
-		}
-		return a, a.Set(v)
-	}
-	return a, nil
-}
-
-func run(args []string, stderr io.Writer) error {
-	arch, err := archOf(args)
-	if err != nil {
-		return fmt.Errorf("-arch: %w", err)
-	}
-	p := arch.Defaults()
-	fs := flag.NewFlagSet("sha1_neon", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // a bad flag is reported in one line, by main
-	fs.Var(&arch, "arch", "the target: arm64 or arm (32-bit, NEON as WORDs)")
-	out := fs.String("out", "", "write the Go assembly to `file`")
-	gnu := fs.String("gnu", "", "write the block loop in GNU syntax to `file` (for llvm-mca)")
-	knob.Register(fs, arch.Knobs(&p)...)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-		}
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	if *out == "" && *gnu == "" {
-		return errors.New("nothing to do: give -out and/or -gnu")
-	}
-	file, loop, err := arch.Generate(p, "", arch.String()+" && !purego")
-	if err != nil {
-		return err
-	}
-	return emit.WriteOutputs(file, args, *out, *gnu, "The block loop of "+sha1arm.Function+" in GNU syntax (for llvm-mca):",
-		"// blocks 1\n"+loop)
+	arch := sha1arm.ARM64
+	var p sha1arm.Params
+	emit.Generator{
+		Name:      "sha1_neon",
+		Arch:      &arch,
+		ArchUsage: "the target: arm64 or arm (32-bit, NEON as WORDs)",
+		GNUUsage:  "write the block loop in GNU syntax to `file` (for llvm-mca)",
+		GNUAbout:  "The block loop of " + sha1arm.Function + " in GNU syntax (for llvm-mca):",
+		Flags: func(fs *flag.FlagSet) {
+			p = arch.Defaults()
+			knob.Register(fs, arch.Knobs(&p)...)
+		},
+		Generate: func() (*emit.File, string, error) {
+			file, loop, err := arch.Generate(p, "", arch.String()+" && !purego")
+			return file, "// blocks 1\n" + loop, err
+		},
+	}.Main()
 }
