@@ -36,11 +36,8 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
@@ -199,39 +196,34 @@ func generate(o options) (file *emit.File, loops string, err error) {
 	return file, gnu.String(), nil
 }
 
-func run(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ghash_neon", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("out", "", "write the Go assembly to `file`")
-	gnu := fs.String("gnu", "", "write each kernel's main loop in GNU syntax to `file` (for llvm-mca)")
-	var o options
-	fs.StringVar(&o.arch, "arch", "arm64", "the architecture: arm64 or arm")
-	fs.IntVar(&o.pmullBlocks, "pmull-blocks", 0, "blocks per reduction in the pmull kernel: 1, 2, 4 or 8 (arm: up to 4); 0 means 8 on arm64, 4 on arm")
-	fs.IntVar(&o.pmullWays, "pmull-ways", 0, "partial sums per Karatsuba accumulator in the pmull kernel: 1 to 4; 0 means 2 on arm64, 1 on arm")
-	fs.IntVar(&o.neonBlocks, "neon-blocks", 0, "blocks per reduction in the neon kernel: 1 or 2; 0 means 2")
-	fs.BoolVar(&o.neonPrerotated, "neon-prerotated", true, "neon: load the key's byte rotations precomputed (else rotate in the loop)")
-	fs.BoolVar(&o.schedule, "schedule", true, "reorder each straight-line stretch for in-order cores")
-	if err := fs.Parse(args); err != nil {
-		return err
+// archName is -arch as a flag.Value: any name, which options.check
+// accepts or refuses.
+type archName string
+
+func (a *archName) String() string     { return string(*a) }
+func (a *archName) Set(s string) error { *a = archName(s); return nil }
+
+// command is the generator's command line, with the knobs in o.
+func command(o *options) emit.Generator {
+	o.arch = "arm64" // the default
+	return emit.Generator{
+		Name:      "ghash_neon",
+		Arch:      (*archName)(&o.arch),
+		ArchUsage: "the architecture: arm64 or arm",
+		GNUUsage:  "write each kernel's main loop in GNU syntax to `file` (for llvm-mca)",
+		GNUAbout:  "The main loop of each kernel, in GNU syntax (for llvm-mca).",
+		Flags: func(fs *flag.FlagSet) {
+			fs.IntVar(&o.pmullBlocks, "pmull-blocks", 0, "blocks per reduction in the pmull kernel: 1, 2, 4 or 8 (arm: up to 4); 0 means 8 on arm64, 4 on arm")
+			fs.IntVar(&o.pmullWays, "pmull-ways", 0, "partial sums per Karatsuba accumulator in the pmull kernel: 1 to 4; 0 means 2 on arm64, 1 on arm")
+			fs.IntVar(&o.neonBlocks, "neon-blocks", 0, "blocks per reduction in the neon kernel: 1 or 2; 0 means 2")
+			fs.BoolVar(&o.neonPrerotated, "neon-prerotated", true, "neon: load the key's byte rotations precomputed (else rotate in the loop)")
+			fs.BoolVar(&o.schedule, "schedule", true, "reorder each straight-line stretch for in-order cores")
+		},
+		Generate: func() (*emit.File, string, error) { return generate(*o) },
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	if *out == "" && *gnu == "" {
-		return errors.New("nothing to do: give -out and/or -gnu")
-	}
-	file, loops, err := generate(o)
-	if err != nil {
-		return err
-	}
-	return emit.WriteOutputs(file, args, *out, *gnu, "The main loop of each kernel, in GNU syntax (for llvm-mca).", loops)
 }
 
 func main() {
-	if err := run(os.Args[1:], os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "ghash_neon:", err)
-		}
-		os.Exit(2)
-	}
+	var o options
+	command(&o).Main()
 }
