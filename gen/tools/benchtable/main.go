@@ -19,10 +19,10 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/simdhash/simdhash/gen/internal/benchline"
 )
 
 // warnSpread is the spread, relative to the median, above which a cell is
@@ -34,8 +34,6 @@ type table struct {
 	rows, cols      []string
 	cell            map[[2]string][]float64
 }
-
-var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
 func main() {
 	var (
@@ -56,18 +54,18 @@ func main() {
 		case strings.HasPrefix(line, "--- FAIL"), strings.HasPrefix(line, "FAIL"), strings.HasPrefix(line, "panic:"):
 			failed = append(failed, line)
 		}
-		m := benchLine.FindStringSubmatch(line)
-		if m == nil || pkg == "" {
+		res, ok := benchline.Parse(line)
+		if !ok || pkg == "" {
 			continue
 		}
-		parts := strings.Split(m[1], "/")
+		parts := strings.Split(res.Name, "/")
 		name, row, col := parts[0], "-", "-"
 		if len(parts) >= 3 {
 			row, col = strings.Join(parts[1:len(parts)-1], "/"), parts[len(parts)-1]
 		} else if len(parts) == 2 {
 			col = parts[1]
 		}
-		value, unit, ok := metric(strings.Fields(m[2]))
+		value, unit, ok := metric(res)
 		if !ok {
 			continue
 		}
@@ -111,14 +109,11 @@ func main() {
 	}
 }
 
-// metric picks MB/s if present, else ns/op, from "value unit" pairs.
-func metric(f []string) (value float64, unit string, ok bool) {
+// metric picks MB/s if present, else ns/op, from r's metrics.
+func metric(r benchline.Result) (value float64, unit string, ok bool) {
 	for _, want := range []string{"MB/s", "ns/op"} {
-		for i := 0; i+1 < len(f); i += 2 {
-			if f[i+1] == want {
-				v, err := strconv.ParseFloat(f[i], 64)
-				return v, want, err == nil
-			}
+		if v, ok := r.Metric(want); ok {
+			return v, want, true
 		}
 	}
 	return 0, "", false

@@ -40,6 +40,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/simdhash/simdhash/gen/internal/benchline"
 	"github.com/simdhash/simdhash/internal/asmtext"
 )
 
@@ -75,8 +76,6 @@ type round struct {
 	nsPerClm map[string]float64 // width -> ns per instruction
 	nsPerCyc float64
 }
-
-var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
 func main() {
 	flag.Parse()
@@ -145,27 +144,20 @@ func goBench(bin string, r *round) {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		m := benchLine.FindStringSubmatch(sc.Text())
-		if m == nil {
+		res, ok := benchline.Parse(sc.Text())
+		if !ok {
 			continue
 		}
-		metrics := map[string]float64{}
-		f := strings.Fields(m[2])
-		for i := 0; i+1 < len(f); i += 2 {
-			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
-				metrics[f[i+1]] = v
-			}
-		}
-		name := m[1]
+		name := strings.TrimPrefix(res.Name, "Benchmark")
 		switch {
 		case strings.HasPrefix(name, "Update/"):
 			// Update/<size>/<kernel>, kept as "kernel/size".
 			size, kernel, _ := strings.Cut(strings.TrimPrefix(name, "Update/"), "/")
-			r.update[kernel+"/"+size] = cpuOr(metrics, "ns/op")
+			r.update[kernel+"/"+size] = cpuOr(res, "ns/op")
 		case strings.HasPrefix(name, "CLMUL/"):
-			r.nsPerClm[strings.TrimPrefix(name, "CLMUL/")] = cpuOr(metrics, "ns/clmul")
+			r.nsPerClm[strings.TrimPrefix(name, "CLMUL/")] = cpuOr(res, "ns/clmul")
 		case name == "Cycles":
-			r.nsPerCyc = cpuOr(metrics, "ns/cycle")
+			r.nsPerCyc = cpuOr(res, "ns/cycle")
 		}
 	}
 }
@@ -173,12 +165,13 @@ func goBench(bin string, r *round) {
 // cpuOr returns the CPU-time form of metric ("cpu-" prefixed, from
 // internal/cycles.CPUTimer) where the benchmark reports it, else metric:
 // `openssl speed` divides by its user CPU time too.
-func cpuOr(metrics map[string]float64, metric string) float64 {
-	if v, ok := metrics["cpu-"+metric]; ok {
+func cpuOr(res benchline.Result, metric string) float64 {
+	if v, ok := res.Metric("cpu-" + metric); ok {
 		return v
 	}
 	if *wall {
-		return metrics[metric]
+		v, _ := res.Metric(metric)
+		return v
 	}
 	fail("no cpu-" + metric + " in the benchmark output (a platform without thread CPU time? use -wall)")
 	return 0

@@ -1,0 +1,56 @@
+// Package benchline reads the result lines of `go test -bench` output, for
+// the tools that tabulate them (tools/benchtable, tools/ghashspeed).
+package benchline
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A Result is one result line of `go test -bench` output.
+type Result struct {
+	// Name is the benchmark's full name, "BenchmarkUpdate/16/pclmul",
+	// without the -GOMAXPROCS suffix.
+	Name string
+	// Metrics are the line's value-unit pairs in their order ("ns/op",
+	// "MB/s", then what the benchmark reports), those whose value is a
+	// number.
+	Metrics []Metric
+}
+
+// A Metric is one value-unit pair of a result line.
+type Metric struct {
+	Value float64
+	Unit  string
+}
+
+var resultLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+// Parse parses line as a result line: the name, the iteration count and
+// the value-unit pairs. It reports false if line is not one.
+func Parse(line string) (Result, bool) {
+	m := resultLine.FindStringSubmatch(line)
+	if m == nil {
+		return Result{}, false
+	}
+	r := Result{Name: m[1]}
+	f := strings.Fields(m[2])
+	for i := 0; i+1 < len(f); i += 2 {
+		if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+			r.Metrics = append(r.Metrics, Metric{v, f[i+1]})
+		}
+	}
+	return r, true
+}
+
+// Metric returns the value of the first pair of r in unit, and whether r
+// has one.
+func (r Result) Metric(unit string) (float64, bool) {
+	for _, m := range r.Metrics {
+		if m.Unit == unit {
+			return m.Value, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,43 @@
+package benchline
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want Result
+		ok   bool
+	}{
+		{"BenchmarkUpdate/16/pclmul-2         \t 2390313\t        10.05 ns/op\t1591.74 MB/s\t         10.06 cpu-ns/op",
+			Result{"BenchmarkUpdate/16/pclmul", []Metric{{10.05, "ns/op"}, {1591.74, "MB/s"}, {10.06, "cpu-ns/op"}}}, true},
+		// No -GOMAXPROCS suffix (GOMAXPROCS=1); a size that looks like one stays.
+		{"BenchmarkSum/1024   100   5 ns/op", Result{"BenchmarkSum/1024", []Metric{{5, "ns/op"}}}, true},
+		{"BenchmarkSum/1024-8   100   5 ns/op", Result{"BenchmarkSum/1024", []Metric{{5, "ns/op"}}}, true},
+		// A pair whose value is not a number is left out; an odd unit is dropped.
+		{"BenchmarkX-2 3 x MB/s 7 ns/op 9", Result{"BenchmarkX", []Metric{{7, "ns/op"}}}, true},
+		{"BenchmarkX-2", Result{}, false},
+		{"--- FAIL: BenchmarkX", Result{}, false},
+		{"pkg: github.com/simdhash/simdhash/ghash", Result{}, false},
+	} {
+		got, ok := Parse(c.line)
+		if ok != c.ok || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Parse(%q) = %+v, %v; want %+v, %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestMetric(t *testing.T) {
+	r := Result{"BenchmarkX", []Metric{{1, "ns/op"}, {2, "MB/s"}, {3, "ns/op"}}}
+	for _, c := range []struct {
+		unit string
+		want float64
+		ok   bool
+	}{{"ns/op", 1, true}, {"MB/s", 2, true}, {"B/op", 0, false}} {
+		if v, ok := r.Metric(c.unit); v != c.want || ok != c.ok {
+			t.Errorf("Metric(%q) = %v, %v; want %v, %v", c.unit, v, ok, c.want, c.ok)
+		}
+	}
+}
