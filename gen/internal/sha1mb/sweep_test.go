@@ -2,7 +2,6 @@ package sha1mb
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"math/rand"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
-	"github.com/simdhash/simdhash/gen/internal/knob"
 	"golang.org/x/sys/cpu"
 )
 
@@ -82,16 +80,7 @@ func TestSweep(t *testing.T) {
 // SIMDHASH_COMPARE_MIB names a buffer of that many MiB to walk through. The minimum is what the code does
 // when nothing else runs, which a loaded machine distorts least.
 func TestCompare(t *testing.T) {
-	spec := os.Getenv("SIMDHASH_COMPARE")
-	if spec == "" {
-		t.Skip("SIMDHASH_COMPARE lists no variants to time")
-	}
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the variants are amd64 assembly")
-	}
-	var vs []scratchVariant
-	for n, v := range strings.Split(spec, ";") {
-		name, flags, _ := strings.Cut(strings.TrimSpace(v), ":")
+	variant := func(name, flags, label string) scratchVariant {
 		var nb func(*build.Context) Backend
 		for _, c := range backends {
 			if c(nil).Name() == name {
@@ -106,22 +95,11 @@ func TestCompare(t *testing.T) {
 		}
 		b := nb(nil)
 		p := DefaultParams(b.Lanes())
-		fs := flag.NewFlagSet(name, flag.ContinueOnError)
-		knob.Register(fs, p.Knobs(b)...)
-		if err := fs.Parse(strings.Fields(flags)); err != nil {
-			t.Fatalf("%s:%s: %v", name, flags, err)
-		}
-		vs = append(vs, scratchVariant{nb, p, fmt.Sprintf("%d %s %s", n, name, flags)})
+		emittest.SetKnobs(t, name, flags, p.Knobs(b))
+		return scratchVariant{nb, p, label}
 	}
-	dir := scratchKernels(t, vs)
-	emittest.WriteFile(t, filepath.Join(dir, "compare_amd64_test.go"), scratchCompare)
-	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", "-v", "-run", "^(TestVariants|TestCompare)$", ".")
-	for _, l := range strings.Split(string(out), "\n") {
-		if _, result, ok := strings.Cut(l, "compare_amd64_test.go:"); ok && strings.Contains(l, "ns/B") {
-			_, result, _ = strings.Cut(result, ": ")
-			t.Log(result)
-		}
-	}
+	scratch := func(vs []scratchVariant) string { return scratchKernels(t, vs) }
+	emittest.Compare(t, variant, scratch, scratchCompare)
 }
 
 // A scratchVariant is one kernel generated into the scratch package.
@@ -249,7 +227,7 @@ func TestVariants(t *testing.T) {
 `
 
 // scratchCompare is the timing loop of TestCompare, run in the scratch
-// package.
+// package (emittest.Compare).
 const scratchCompare = `//go:build amd64
 
 package sweep
@@ -257,7 +235,6 @@ package sweep
 import (
 	"fmt"
 	"os"
-	"slices"
 	"testing"
 	"time"
 )
@@ -272,40 +249,27 @@ func TestCompare(t *testing.T) {
 	for i := range buf {
 		buf[i] = byte(i * 7)
 	}
-	times := make([][]float64, len(variants))
 	var h [5][16]uint32
 	next := 0
-	for r := 0; r < rounds; r++ {
-		for j := range variants {
-			i := (j + r) % len(variants)
-			v := variants[i]
-			var p [reps][4][16]*byte
-			var c [reps][2][16]int32
-			for k := range p {
-				if next+window > len(buf) {
-					next = 0
-				}
-				for l := range p[k][0] {
-					p[k][0][l] = &buf[next+64*blocks*l]
-					c[k][1][l] = blocks
-				}
-				next += window
+	logTimes(t, timeRounds(rounds, func(i int) float64 {
+		v := variants[i]
+		var p [reps][4][16]*byte
+		var c [reps][2][16]int32
+		for k := range p {
+			if next+window > len(buf) {
+				next = 0
 			}
-			start := time.Now()
-			for k := 0; k < reps; k++ {
-				v.f(&h, &p[k], &c[k], blocks)
+			for l := range p[k][0] {
+				p[k][0][l] = &buf[next+64*blocks*l]
+				c[k][1][l] = blocks
 			}
-			times[i] = append(times[i], float64(time.Since(start).Nanoseconds())/float64(reps*64*blocks*v.lanes))
+			next += window
 		}
-	}
-	var min0, med0 float64
-	for i, v := range variants {
-		slices.Sort(times[i])
-		min, med := times[i][0], times[i][len(times[i])/2]
-		if i == 0 {
-			min0, med0 = min, med
+		start := time.Now()
+		for k := 0; k < reps; k++ {
+			v.f(&h, &p[k], &c[k], blocks)
 		}
-		t.Logf("%-50s min %.4f ns/B (%.3f)  median %.4f ns/B (%.3f)", v.name, min, min/min0, med, med/med0)
-	}
+		return float64(time.Since(start).Nanoseconds()) / float64(reps*64*blocks*v.lanes)
+	}))
 }
 `

@@ -1,7 +1,7 @@
 // Package emittest holds what the generators' tests share: running the Go
 // toolchain and GNU binutils, reading machine words from their disassembly
 // (the arm64 and arm32 encoding tests), and the scratch packages of the
-// knob sweeps.
+// knob sweeps and of the kernel timings (Compare).
 package emittest
 
 import (
