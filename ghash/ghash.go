@@ -23,7 +23,8 @@
 //     A and C each zero-padded to whole blocks, then the block of their
 //     bit lengths. It is what a GCM tag masks, and, with A empty and C an
 //     IV that is not 96 bits long, GCM's J_0. A short message (up to 112
-//     bytes of padded A and C) is one kernel call with one reduction.
+//     bytes of padded A and C, 240 on the wide amd64 kernels) is one
+//     kernel call with one reduction.
 //   - Key.NewHash returns a Hash, a streaming hash.Hash whose Sum is the
 //     plain GHASH of what was written, zero-padded to whole blocks, with no
 //     length block (the GHASH of SP 800-38D Algorithm 2, for whole blocks).
@@ -176,7 +177,7 @@ func (k *Key) SumGCM(additionalData, ciphertext []byte) (y [Size]byte) {
 	kern := k.kernel()
 	a, c := additionalData, ciphertext
 	la, lc := padded(len(a)), padded(len(c))
-	if la+lc > shortBytes || la < len(a) || lc < len(c) { // (the last two: overflow)
+	if la+lc > shortLimit(kern) || la < len(a) || lc < len(c) { // (the last two: overflow)
 		return sumGCM(kern, &k.ek, math.MaxInt, a, c)
 	}
 	// A short message goes to the kernel in one call, with its length
@@ -207,10 +208,24 @@ func sumShort(k *kernel, y *[Size]byte, ek *expandedKey, a, c []byte) {
 	updateWith(k, y, ek, buf[:n+BlockSize])
 }
 
-// shortBytes is the most bytes of padded A and C that Key.SumGCM hashes
-// with its length block in one kernel call (sumShortWith): 128 bytes in
-// all, as many blocks as the amd64 kernels absorb with one reduction.
+// shortBytes is the most bytes of padded A and C that Key.SumGCM gathers,
+// with the length block, into a buffer for one kernel call (sumShort): 128
+// bytes in all, as many blocks as the 128-bit amd64 kernels absorb with
+// one reduction.
 const shortBytes = 7 * BlockSize
+
+// shortLimit returns the most bytes of padded A and C that Key.SumGCM
+// hashes, with the length block, in one call of kernel k: for a kernel
+// with an assembly short path (gcmShort), as many blocks as its key has
+// powers, less the length block's (112 bytes for pclmul, 240 for the wide
+// kernels, whose keys hold H^16); for the others shortBytes, the buffer
+// they gather into.
+func shortLimit(k *kernel) int {
+	if k.gcm != 0 {
+		return (k.powers - 1) * BlockSize
+	}
+	return shortBytes
+}
 
 // padded returns n rounded up to whole blocks.
 func padded(n int) int { return (n + BlockSize - 1) &^ (BlockSize - 1) }

@@ -663,19 +663,20 @@ func TestDenseOperands(t *testing.T) {
 }
 
 // TestSumGCMShort checks Key.SumGCM on every kernel for every pair of
-// lengths of A and C up to a block beyond the short path (shortBytes of
-// padded A and C, one kernel call), so that each split of whole and
-// partial blocks, and the switch to the long path, meets the reference.
-// A starts one byte into its buffer, so whole blocks are unaligned.
+// lengths of A and C up to a block beyond the kernel's short path
+// (shortLimit of padded A and C, one kernel call), so that each split of
+// whole and partial blocks, and the switch to the long path, meets the
+// reference. A starts one byte into its buffer, so whole blocks are
+// unaligned.
 func TestSumGCMShort(t *testing.T) {
-	const most = shortBytes + BlockSize
-	buf := make([]byte, 2*most+1)
-	for i := range buf {
-		buf[i] = byte(i*29 + 3)
-	}
-	var h [16]byte
-	copy(h[:], buf[7:])
 	forEachKernel(t, func(t *testing.T) {
+		most := shortLimit(active) + BlockSize
+		buf := make([]byte, 2*most+1)
+		for i := range buf {
+			buf[i] = byte(i*29 + 3)
+		}
+		var h [16]byte
+		copy(h[:], buf[7:])
 		key := NewKey(h)
 		for la := 0; la <= most; la++ {
 			for lc := 0; padded(la)+padded(lc) <= most; lc++ {

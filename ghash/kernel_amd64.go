@@ -60,8 +60,8 @@ func ghashVPCLMUL512Group() int
 // gcmPCLMUL sets *y to GCM's GHASH of A = a and C = c (Key.SumGCM) with
 // one reduction, in SSE encodings. It reads the partial blocks in general
 // registers, never storing them. The blocks and the length block, m in
-// all, take H^m..H^1, so the key must hold H^m: every amd64 key holds
-// H^8, enough for shortBytes of padded A and C.
+// all, take H^m..H^1, so the key must hold H^m: Key.SumGCM sends a kernel
+// no more than its powers allow (shortLimit).
 //
 //go:noescape
 func gcmPCLMUL(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)

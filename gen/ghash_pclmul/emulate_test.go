@@ -617,7 +617,8 @@ func fill(rng *rand.Rand, b []byte) {
 }
 
 // TestEmulatedGCM runs the short-message GCM functions, emulated, on every
-// split of up to eight blocks into A and C, whole or with a partial block,
+// split of up to eight blocks into A and C (sixteen for gcmVPCLMUL256,
+// beyond eight a sample of them), whole or with a partial block,
 // against the reference, on a key with H^1..H^m (m the blocks, length
 // block included) and garbage above: each may read only the powers its
 // message uses, and no byte outside A, C and y.
@@ -631,9 +632,17 @@ func TestEmulatedGCM(t *testing.T) {
 			f, fn = wf, wfns[name]
 		}
 		t.Run(name, func(t *testing.T) {
-			for la := 0; la <= 7*blockBytes; la++ {
-				for lc := 0; (la+15)/16+(lc+15)/16 <= pclmulGroup-1; lc++ {
-					if testing.Short() && la%5 != 0 && lc%3 != 0 {
+			// The 128-bit functions serve keys of pclmulGroup powers, the
+			// 256-bit one keys of tableBlocks.
+			most := pclmulGroup - 1
+			if name == gcmVPCLMUL256 {
+				most = tableBlocks - 1
+			}
+			for la := 0; la <= most*blockBytes; la++ {
+				for lc := 0; (la+15)/16+(lc+15)/16 <= most; lc++ {
+					m := (la+15)/16 + (lc+15)/16 + 1
+					sample := la%5 == 0 || lc%3 == 0
+					if (testing.Short() || m > pclmulGroup) && !sample {
 						continue
 					}
 					var h [16]byte
@@ -641,7 +650,6 @@ func TestEmulatedGCM(t *testing.T) {
 					a, c := make([]byte, la), make([]byte, lc)
 					fill(rng, a)
 					fill(rng, c)
-					m := (la+15)/16 + (lc+15)/16 + 1
 					key := emuKeyBytes(t, pfns["ghashPowers"], pf, h, m, rng)
 					mc := newMachine(f)
 					y := make([]byte, 16)
