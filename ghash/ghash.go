@@ -177,18 +177,52 @@ func (k *Key) SumGCM(additionalData, ciphertext []byte) (y [Size]byte) {
 	kern := k.kernel()
 	a, c := additionalData, ciphertext
 	la, lc := padded(len(a)), padded(len(c))
-	if la+lc > shortLimit(kern) || la < len(a) || lc < len(c) { // (the last two: overflow)
+	short := la+lc <= shortLimit(kern) && la >= len(a) && lc >= len(c) // (the last two: no overflow)
+	// A kernel with an assembly function for a message's last group
+	// (amd64) is called from here, without a function of ours in between
+	// (gcmShort): a short message is that one group, with its length
+	// block and one reduction.
+	if f := kern.gcm; f != 0 {
+		if short {
+			gcmShort(&y, &k.ek.asm, a, c, uint64(len(a))*8, uint64(len(c))*8, false, f)
+			return y
+		}
+		return sumGCMLong(kern, &k.ek, a, c)
+	}
+	if !short {
 		return sumGCM(kern, &k.ek, math.MaxInt, a, c)
 	}
-	// A short message goes to the kernel in one call, with its length
-	// block: one reduction on the kernels that aggregate blocks. The
-	// amd64 kernels' own function for it is called from here, without a
-	// function of ours in between (gcmShort).
-	if f := kern.gcm; f != 0 {
-		gcmShort(&y, &k.ek.asm, a, c, f)
+	// The others take a short message in one kernel call, with its
+	// length block: one reduction on the kernels that aggregate blocks.
+	sumShortWith(kern, &y, &k.ek, a, c)
+	return y
+}
+
+// sumGCMLong is Key.SumGCM of a message longer than kernel k's short path,
+// for a kernel with an assembly function for the last group (k.gcm):
+// updates absorb the whole blocks before that group, and gcmShort the
+// group, with the partial blocks and the length block, which are then
+// never stored in pieces and loaded whole (docs/ghash.md), and one
+// reduction fewer. When C alone fills the group, A's partial block goes
+// first through an update of a copy.
+func sumGCMLong(k *kernel, ek *expandedKey, a, c []byte) (y [Size]byte) {
+	limit := shortLimit(k)
+	bitsA, bitsC := uint64(len(a))*8, uint64(len(c))*8
+	wa := len(a) &^ (BlockSize - 1)
+	tailA := padded(len(a)) - wa
+	updateWith(k, &y, ek, a[:wa])
+	if padded(len(c))+tailA <= limit {
+		gcmShort(&y, &ek.asm, a[wa:], c, bitsA, bitsC, true, k.gcm)
 		return y
 	}
-	sumShortWith(kern, &y, &k.ek, a, c)
+	if tailA > 0 {
+		var t [BlockSize]byte
+		copy(t[:], a[wa:])
+		updateWith(k, &y, ek, t[:])
+	}
+	cut := padded(len(c)) - limit // c[cut:] is the last group, less the length block
+	updateWith(k, &y, ek, c[:cut])
+	gcmShort(&y, &ek.asm, nil, c[cut:], bitsA, bitsC, true, k.gcm)
 	return y
 }
 

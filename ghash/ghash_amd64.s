@@ -464,12 +464,13 @@ store:
 done:
 	RET
 
-// func gcmPCLMUL(y *[16]byte, key *[48]uint64, a []byte, c []byte)
+// func gcmPCLMUL(y *[16]byte, key *[48]uint64, a []byte, c []byte, bitsA uint64, bitsC uint64, withY bool)
 // Requires: PCLMULQDQ, SSE2, SSSE3
-TEXT ·gcmPCLMUL(SB), NOSPLIT, $0-64
-	// gcmPCLMUL sets *y to GCM's GHASH of A = a and C = c with one reduction: the
-	// blocks of a, the last zero-padded, then c's, then the length block. Their number m
-	// is at most the powers in the key: the blocks take H^m..H^1.
+TEXT ·gcmPCLMUL(SB), NOSPLIT, $0-81
+	// gcmPCLMUL absorbs, with one reduction, the blocks of a, the last zero-padded,
+	// then c's, then the length block bitsA || bitsC, into *y if withY, else into zero,
+	// and sets *y to the result. Their number m is at most the powers in the key: the
+	// blocks take H^m..H^1, and y, added to the first, H^m too.
 	MOVQ key+8(FP), SI
 	MOVQ a_base+16(FP), DX
 	MOVQ c_base+40(FP), R9
@@ -494,7 +495,28 @@ TEXT ·gcmPCLMUL(SB), NOSPLIT, $0-64
 	PXOR  X3, X3
 	PXOR  X4, X4
 	PXOR  X5, X5
+	MOVQ  y+0(FP), DI
 
+	// With withY, y·H^m: (y+X1)·H^m, y added to the first block, is y·H^m + X1·H^m.
+	MOVBQZX   withY+80(FP), R11
+	TESTQ     R11, R11
+	JZ        blocks
+	MOVOU     (DI), X6
+	PSHUFB    X1, X6
+	MOVOU     (R8), X7
+	PSHUFD    $0x4e, X7, X8
+	PXOR      X7, X8
+	PSHUFD    $0x4e, X6, X9
+	PXOR      X6, X9
+	PCLMULQDQ $0x00, X8, X9
+	PXOR      X9, X5
+	MOVO      X6, X9
+	PCLMULQDQ $0x00, X7, X9
+	PXOR      X9, X3
+	PCLMULQDQ $0x11, X7, X6
+	PXOR      X6, X4
+
+blocks:
 	// The whole blocks of a.
 	TESTQ AX, AX
 	JZ    aTail
@@ -773,11 +795,9 @@ cWords:
 	ADDQ       $0x10, R8
 
 cDone:
-	// The length block, times H: the bit lengths of a (high half) and c.
-	MOVQ       a_len+24(FP), R12
-	SHLQ       $0x03, R12
-	MOVQ       c_len+48(FP), R11
-	SHLQ       $0x03, R11
+	// The length block, times H: bitsA (high half) and bitsC.
+	MOVQ       bitsA+64(FP), R12
+	MOVQ       bitsC+72(FP), R11
 	MOVQ       R11, X6
 	MOVQ       R12, X9
 	PUNPCKLQDQ X9, X6
@@ -809,16 +829,16 @@ cDone:
 	PXOR      X5, X0
 	PXOR      X9, X0
 	PSHUFB    X1, X0
-	MOVQ      y+0(FP), DI
 	MOVOU     X0, (DI)
 	RET
 
-// func gcmPCLMULAVX(y *[16]byte, key *[48]uint64, a []byte, c []byte)
+// func gcmPCLMULAVX(y *[16]byte, key *[48]uint64, a []byte, c []byte, bitsA uint64, bitsC uint64, withY bool)
 // Requires: AVX, PCLMULQDQ
-TEXT ·gcmPCLMULAVX(SB), NOSPLIT, $0-64
-	// gcmPCLMULAVX sets *y to GCM's GHASH of A = a and C = c with one reduction: the
-	// blocks of a, the last zero-padded, then c's, then the length block. Their number m
-	// is at most the powers in the key: the blocks take H^m..H^1.
+TEXT ·gcmPCLMULAVX(SB), NOSPLIT, $0-81
+	// gcmPCLMULAVX absorbs, with one reduction, the blocks of a, the last zero-padded,
+	// then c's, then the length block bitsA || bitsC, into *y if withY, else into zero,
+	// and sets *y to the result. Their number m is at most the powers in the key: the
+	// blocks take H^m..H^1, and y, added to the first, H^m too.
 	MOVQ key+8(FP), SI
 	MOVQ a_base+16(FP), DX
 	MOVQ c_base+40(FP), R9
@@ -843,7 +863,27 @@ TEXT ·gcmPCLMULAVX(SB), NOSPLIT, $0-64
 	VPXOR   X3, X3, X3
 	VPXOR   X4, X4, X4
 	VPXOR   X5, X5, X5
+	MOVQ    y+0(FP), DI
 
+	// With withY, y·H^m: (y+X1)·H^m, y added to the first block, is y·H^m + X1·H^m.
+	MOVBQZX    withY+80(FP), R11
+	TESTQ      R11, R11
+	JZ         blocks
+	VMOVDQU    (DI), X6
+	VPSHUFB    X1, X6, X6
+	VMOVDQU    (R8), X7
+	VPSHUFD    $0x4e, X7, X8
+	VPXOR      X7, X8, X8
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, X8, X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X7, X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, X7, X6, X6
+	VPXOR      X6, X4, X4
+
+blocks:
 	// The whole blocks of a.
 	TESTQ AX, AX
 	JZ    aTail
@@ -1116,11 +1156,9 @@ cWords:
 	ADDQ       $0x10, R8
 
 cDone:
-	// The length block, times H: the bit lengths of a (high half) and c.
-	MOVQ       a_len+24(FP), R12
-	SHLQ       $0x03, R12
-	MOVQ       c_len+48(FP), R11
-	SHLQ       $0x03, R11
+	// The length block, times H: bitsA (high half) and bitsC.
+	MOVQ       bitsA+64(FP), R12
+	MOVQ       bitsC+72(FP), R11
 	VMOVQ      R11, X6
 	VPINSRQ    $0x01, R12, X6, X6
 	VMOVDQU    (R8), X7
@@ -1147,14 +1185,13 @@ cDone:
 	VPXOR      X5, X4, X0
 	VPXOR      X9, X0, X0
 	VPSHUFB    X1, X0, X0
-	MOVQ       y+0(FP), DI
 	VMOVDQU    X0, (DI)
 	RET
 
-// func gcmShort(y *[16]byte, key *[48]uint64, a []byte, c []byte, form uint8)
-TEXT ·gcmShort(SB), NOSPLIT, $0-65
+// func gcmShort(y *[16]byte, key *[48]uint64, a []byte, c []byte, bitsA uint64, bitsC uint64, withY bool, form uint8)
+TEXT ·gcmShort(SB), NOSPLIT, $0-82
 	// gcmShort jumps to the short-message GCM function numbered form, with these arguments.
-	MOVBQZX form+64(FP), AX
+	MOVBQZX form+81(FP), AX
 	CMPQ    AX, $0x01
 	JE      gcmPCLMUL
 	CMPQ    AX, $0x02

@@ -351,12 +351,13 @@ TEXT ·ghashVPCLMUL256Group(SB), NOSPLIT, $0-8
 	MOVQ AX, ret+0(FP)
 	RET
 
-// func gcmVPCLMUL256(y *[16]byte, key *[48]uint64, a []byte, c []byte)
+// func gcmVPCLMUL256(y *[16]byte, key *[48]uint64, a []byte, c []byte, bitsA uint64, bitsC uint64, withY bool)
 // Requires: AVX, AVX2, VPCLMULQDQ
-TEXT ·gcmVPCLMUL256(SB), NOSPLIT, $0-64
-	// gcmVPCLMUL256 sets *y to GCM's GHASH of A = a and C = c with one reduction: the
-	// blocks of a, the last zero-padded, then c's, then the length block. Their number m
-	// is at most the powers in the key: the blocks take H^m..H^1.
+TEXT ·gcmVPCLMUL256(SB), NOSPLIT, $0-81
+	// gcmVPCLMUL256 absorbs, with one reduction, the blocks of a, the last zero-padded,
+	// then c's, then the length block bitsA || bitsC, into *y if withY, else into zero,
+	// and sets *y to the result. Their number m is at most the powers in the key: the
+	// blocks take H^m..H^1, and y, added to the first, H^m too.
 	// Whole blocks go 2 at a time in 256-bit vectors; the others, alone in the low
 	// lane with the upper lanes zero, add nothing to the upper lanes' sums.
 	MOVQ key+8(FP), SI
@@ -383,7 +384,27 @@ TEXT ·gcmVPCLMUL256(SB), NOSPLIT, $0-64
 	VPXOR          Y3, Y3, Y3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          Y5, Y5, Y5
+	MOVQ           y+0(FP), DI
 
+	// With withY, y·H^m: (y+X1)·H^m, y added to the first block, is y·H^m + X1·H^m.
+	MOVBQZX    withY+80(FP), R11
+	TESTQ      R11, R11
+	JZ         blocks
+	VMOVDQU    (DI), X6
+	VPSHUFB    Y1, Y6, Y6
+	VMOVDQU    (R8), Y7
+	VPSHUFD    $0x4e, Y7, Y8
+	VPXOR      Y7, Y8, Y8
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, Y8, Y9, Y9
+	VPXOR      Y9, Y5, Y5
+	VPCLMULQDQ $0x00, Y7, Y6, Y9
+	VPXOR      Y9, Y3, Y3
+	VPCLMULQDQ $0x11, Y7, Y6, Y6
+	VPXOR      Y6, Y4, Y4
+
+blocks:
 	// The whole blocks of a.
 	CMPQ AX, $0x02
 	JB   aBlock
@@ -696,11 +717,9 @@ cWords:
 	ADDQ       $0x10, R8
 
 cDone:
-	// The length block, times H: the bit lengths of a (high half) and c.
-	MOVQ       a_len+24(FP), R12
-	SHLQ       $0x03, R12
-	MOVQ       c_len+48(FP), R11
-	SHLQ       $0x03, R11
+	// The length block, times H: bitsA (high half) and bitsC.
+	MOVQ       bitsA+64(FP), R12
+	MOVQ       bitsC+72(FP), R11
 	VMOVQ      R11, X6
 	VPINSRQ    $0x01, R12, X6, X6
 	VMOVDQU    (R8), Y7
@@ -731,7 +750,6 @@ cDone:
 	VEXTRACTI128 $0x01, Y0, X9
 	VPXOR        X9, X0, X0
 	VPSHUFB      X1, X0, X0
-	MOVQ         y+0(FP), DI
 	VMOVDQU      X0, (DI)
 	VZEROUPPER
 	RET

@@ -57,32 +57,35 @@ func ghashVPCLMUL512(y *[16]byte, key *[asmKeyWords]uint64, p []byte)
 func ghashVPCLMUL256Group() int
 func ghashVPCLMUL512Group() int
 
-// gcmPCLMUL sets *y to GCM's GHASH of A = a and C = c (Key.SumGCM) with
-// one reduction, in SSE encodings. It reads the partial blocks in general
+// gcmPCLMUL ends GCM's GHASH with one reduction, in SSE encodings: it
+// absorbs the blocks of a (the last zero-padded), then c's, then the
+// length block of bitsA and bitsC, into *y if withY (the end of a long
+// message, after updates), else into zero (a whole short message, A = a
+// and C = c), and sets *y. It reads the partial blocks in general
 // registers, never storing them. The blocks and the length block, m in
 // all, take H^m..H^1, so the key must hold H^m: Key.SumGCM sends a kernel
 // no more than its powers allow (shortLimit).
 //
 //go:noescape
-func gcmPCLMUL(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)
+func gcmPCLMUL(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, bitsA, bitsC uint64, withY bool)
 
 // gcmPCLMULAVX is gcmPCLMUL in VEX (AVX) encodings.
 //
 //go:noescape
-func gcmPCLMULAVX(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)
+func gcmPCLMULAVX(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, bitsA, bitsC uint64, withY bool)
 
 // gcmVPCLMUL256 is the same on YMM registers: two whole blocks per
 // VPCLMULQDQ, the others alone. The 512-bit kernel uses it too: a short
 // message would leave most of a ZMM register empty.
 //
 //go:noescape
-func gcmVPCLMUL256(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte)
+func gcmVPCLMUL256(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, bitsA, bitsC uint64, withY bool)
 
 // gcmShort jumps to the short-message function numbered form (gcmSSE,
 // gcmAVX, gcmYMM), with its arguments as they are, or to gcmBadForm.
 //
 //go:noescape
-func gcmShort(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, form uint8)
+func gcmShort(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, bitsA, bitsC uint64, withY bool, form uint8)
 
 // The forms of gcmShort, as gen/ghash_pclmul numbers them (gcmForms).
 const (
@@ -92,7 +95,7 @@ const (
 )
 
 // gcmBadForm is where gcmShort jumps for a form it does not know.
-func gcmBadForm(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, form uint8) {
+func gcmBadForm(y *[16]byte, key *[asmKeyWords]uint64, a, c []byte, bitsA, bitsC uint64, withY bool, form uint8) {
 	panic(errGCMForm)
 }
 

@@ -321,6 +321,6 @@ func TestGCMShortForms(t *testing.T) {
 	var y [16]byte
 	var key [asmKeyWords]uint64
 	for _, form := range []uint8{0, gcmYMM + 1, 255} {
-		mustPanic(t, fmt.Sprintf("gcmShort with form %d", form), func() { gcmShort(&y, &key, nil, nil, form) }, "gcm form")
+		mustPanic(t, fmt.Sprintf("gcmShort with form %d", form), func() { gcmShort(&y, &key, nil, nil, 0, 0, false, form) }, "gcm form")
 	}
 }

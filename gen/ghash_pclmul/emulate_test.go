@@ -616,10 +616,11 @@ func fill(rng *rand.Rand, b []byte) {
 	}
 }
 
-// TestEmulatedGCM runs the short-message GCM functions, emulated, on every
+// TestEmulatedGCM runs the GCM functions of the last group, emulated, on every
 // split of up to eight blocks into A and C (sixteen for gcmVPCLMUL256,
-// beyond eight a sample of them), whole or with a partial block,
-// against the reference, on a key with H^1..H^m (m the blocks, length
+// beyond eight a sample of them), whole or with a partial block, half of
+// them as a whole short message and half as the end of a longer one (y
+// given, the lengths larger), against the reference, on a key with H^1..H^m (m the blocks, length
 // block included) and garbage above: each may read only the powers its
 // message uses, and no byte outside A, C and y.
 func TestEmulatedGCM(t *testing.T) {
@@ -651,21 +652,51 @@ func TestEmulatedGCM(t *testing.T) {
 					fill(rng, a)
 					fill(rng, c)
 					key := emuKeyBytes(t, pfns["ghashPowers"], pf, h, m, rng)
+					// withY: the end of a longer message, y the GHASH
+					// of what came before, the lengths those of the
+					// whole; else a whole short message from zero (y is
+					// garbage, only written).
+					withY := (la+lc)%2 == 1
+					var y0 [16]byte
+					fill(rng, y0[:])
+					bitsA, bitsC := uint64(la)*8, uint64(lc)*8
+					want := ref.GCMGHASH(h, a, c)
+					if withY {
+						bitsA += uint64(rng.IntN(1<<20)) * 128
+						bitsC += uint64(rng.IntN(1<<20)) * 128
+						want = y0
+						var lens [16]byte
+						binary.BigEndian.PutUint64(lens[:8], bitsA)
+						binary.BigEndian.PutUint64(lens[8:], bitsC)
+						for _, p := range [][]byte{a, c, lens[:]} {
+							for i := 0; i < len(p); i += 16 {
+								var x [16]byte
+								copy(x[:], p[i:])
+								for j := range x {
+									x[j] ^= want[j]
+								}
+								want = ref.GHASHMul(x, h)
+							}
+						}
+					}
 					mc := newMachine(f)
-					y := make([]byte, 16)
-					fill(rng, y) // written, never read
-					mc.alloc("y", emuY, y, true)
+					mc.alloc("y", emuY, y0[:], true)
 					mc.alloc("key", emuKey, key, false)
 					mc.alloc("a", emuData, a, false)
 					mc.alloc("c", emuData+0x1000, c, false)
 					mc.args["y"], mc.args["key"] = emuY, emuKey
 					mc.args["a_base"], mc.args["a_len"] = emuData, uint64(la)
 					mc.args["c_base"], mc.args["c_len"] = emuData+0x1000, uint64(lc)
+					mc.args["bitsA"], mc.args["bitsC"] = bitsA, bitsC
+					mc.args["withY"] = 0
+					if withY {
+						mc.args["withY"] = 1
+					}
 					mc.run(fn, 1<<16)
 					var got [16]byte
 					copy(got[:], mc.mem[emuY:])
-					if want := ref.GCMGHASH(h, a, c); got != want {
-						t.Fatalf("len(A) = %d, len(C) = %d: y = %x, want %x", la, lc, got, want)
+					if got != want {
+						t.Fatalf("len(A) = %d, len(C) = %d, withY %v: y = %x, want %x", la, lc, withY, got, want)
 					}
 				}
 			}

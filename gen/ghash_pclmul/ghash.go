@@ -436,11 +436,14 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
 	ctx.RET()
 }
 
-// gcm emits name(y *[16]byte, key *[keyWords]uint64, a, c []byte): GCM's
-// GHASH of A = a and C = c, a message short enough to be one group, into
-// *y (which it only writes), with one reduction. Its blocks, in order: the
-// whole blocks of a, a's partial block zero-padded, the same of c, and
-// the length block. The partial blocks and the length block are put
+// gcm emits name(y *[16]byte, key *[keyWords]uint64, a, c []byte, bitsA,
+// bitsC uint64, withY bool): the end of GCM's GHASH, short enough to be
+// one group, with one reduction, into *y. Its blocks, in order: the whole
+// blocks of a, a's partial block zero-padded, the same of c, and the
+// length block of bitsA and bitsC. For a short message a and c are A and
+// C, and y starts at zero (withY false: *y is only written); the end of a
+// longer one gives the pieces after what updates absorbed into *y, and
+// withY. The partial blocks and the length block are put
 // together in general registers (tailWords) and moved into a vector
 // register, never stored: a 16-byte load of bytes stored just before in
 // smaller pieces waits for the stores to reach the cache, which cost a
@@ -457,10 +460,11 @@ func gcm(ctx *build.Context, name string, o isa, bswapMem, polyMem Mem) {
 	wide := o.width() > 128
 	ctx.Function(name)
 	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, a, c []byte)", keyWords))
-	ctx.Comment(name+" sets *y to GCM's GHASH of A = a and C = c with one reduction: the",
-		"blocks of a, the last zero-padded, then c's, then the length block. Their number m",
-		"is at most the powers in the key: the blocks take H^m..H^1.")
+	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, a, c []byte, bitsA, bitsC uint64, withY bool)", keyWords))
+	ctx.Comment(name+" absorbs, with one reduction, the blocks of a, the last zero-padded,",
+		"then c's, then the length block bitsA || bitsC, into *y if withY, else into zero,",
+		"and sets *y to the result. Their number m is at most the powers in the key: the",
+		"blocks take H^m..H^1, and y, added to the first, H^m too.")
 	if wide {
 		ctx.Commentf("Whole blocks go %d at a time in %d-bit vectors; the others, alone in the low", o.width()/128, o.width())
 		ctx.Comment("lane with the upper lanes zero, add nothing to the upper lanes' sums.")
@@ -490,6 +494,15 @@ func gcm(ctx *build.Context, name string, o isa, bswapMem, polyMem Mem) {
 	for _, z := range []reg.VecPhysical{r.l, r.h, r.m} {
 		o.xor(z, z, z)
 	}
+	ctx.Load(ctx.Param("y"), yp)
+	ctx.Comment("With withY, y·H^m: (y+X1)·H^m, y added to the first block, is y·H^m + X1·H^m.")
+	ctx.Load(ctx.Param("withY"), lo)
+	ctx.TESTQ(lo, lo)
+	ctx.JZ(LabelRef("blocks"))
+	x128.load(r.x, Mem{Base: yp})
+	o.shuffle(r.x, r.x, r.bswap)
+	d.productAt(o, kpow, false)
+	ctx.Label("blocks")
 	// single absorbs the block in x's low lane (its upper lanes zero) with
 	// the power at kpow: a wide key load there also reads the powers
 	// below it (or the sums after H^1, still in the key), which multiply
@@ -546,17 +559,14 @@ func gcm(ctx *build.Context, name string, o isa, bswapMem, polyMem Mem) {
 		single()
 		ctx.Label(done)
 	}
-	ctx.Comment("The length block, times H: the bit lengths of a (high half) and c.")
-	ctx.Load(ctx.Param("a").Len(), hi)
-	ctx.SHLQ(U8(3), hi)
-	ctx.Load(ctx.Param("c").Len(), lo)
-	ctx.SHLQ(U8(3), lo)
+	ctx.Comment("The length block, times H: bitsA (high half) and bitsC.")
+	ctx.Load(ctx.Param("bitsA"), hi)
+	ctx.Load(ctx.Param("bitsC"), lo)
 	x128.fromWords(r.x, r.t, lo, hi)
 	d.productAt(o, kpow, false)
 	d.reduce(o, r.y)
 	d.fold(o)
 	x128.shuffle(r.y, r.y, r.bswap)
-	ctx.Load(ctx.Param("y"), yp)
 	x128.store(Mem{Base: yp}, r.y)
 	if wide {
 		ctx.VZEROUPPER()
@@ -574,7 +584,7 @@ func gcm(ctx *build.Context, name string, o isa, bswapMem, polyMem Mem) {
 func gcmShort(ctx *build.Context) {
 	ctx.Function("gcmShort")
 	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, a, c []byte, form uint8)", keyWords))
+	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, a, c []byte, bitsA, bitsC uint64, withY bool, form uint8)", keyWords))
 	ctx.Comment("gcmShort jumps to the short-message GCM function numbered form, with these arguments.")
 	form := reg.RAX
 	ctx.Load(ctx.Param("form"), form)
