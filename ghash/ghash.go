@@ -24,7 +24,8 @@
 //     bit lengths. It is what a GCM tag masks, and, with A empty and C an
 //     IV that is not 96 bits long, GCM's J_0. A short message (up to 112
 //     bytes of padded A and C, 240 on the wide amd64 kernels) is one
-//     kernel call with one reduction.
+//     kernel call, with one reduction on the kernels that aggregate
+//     blocks.
 //   - Key.NewHash returns a Hash, a streaming hash.Hash whose Sum is the
 //     plain GHASH of what was written, zero-padded to whole blocks, with no
 //     length block (the GHASH of SP 800-38D Algorithm 2, for whole blocks).
@@ -177,7 +178,10 @@ func (k *Key) SumGCM(additionalData, ciphertext []byte) (y [Size]byte) {
 	kern := k.kernel()
 	a, c := additionalData, ciphertext
 	la, lc := padded(len(a)), padded(len(c))
-	short := la+lc <= shortLimit(kern) && la >= len(a) && lc >= len(c) // (the last two: no overflow)
+	if la < len(a) || lc < len(c) { // padded overflowed: lengths near MaxInt
+		return sumGCM(kern, &k.ek, math.MaxInt, a, c)
+	}
+	short := la+lc <= shortLimit(kern)
 	// A kernel with an assembly function for a message's last group
 	// (amd64) is called from here, without a function of ours in between
 	// (gcmShort): a short message is that one group, with its length
@@ -243,9 +247,10 @@ func sumShort(k *kernel, y *[Size]byte, ek *expandedKey, a, c []byte) {
 }
 
 // shortBytes is the most bytes of padded A and C that Key.SumGCM gathers,
-// with the length block, into a buffer for one kernel call (sumShort): 128
-// bytes in all, as many blocks as the 128-bit amd64 kernels absorb with
-// one reduction.
+// with the length block, into a buffer for one kernel call (sumShort), for
+// the kernels without an assembly short path (generic, and the ARM
+// kernels): 128 bytes in all, eight blocks, the most the pmull kernels
+// absorb with one reduction.
 const shortBytes = 7 * BlockSize
 
 // shortLimit returns the most bytes of padded A and C that Key.SumGCM
