@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/simdhash/simdhash/internal/guardpage"
+	"github.com/simdhash/simdhash/internal/ref"
 )
 
 // TestGuardPage feeds every kernel inputs that end exactly at an unmapped
@@ -44,6 +45,15 @@ func TestGuardPage(t *testing.T) {
 			}
 			if got := SumGCM(c.h, a, cc); got != c.gcm {
 				t.Fatalf("SumGCM, len %d+%d: %x, want %x", n, n/2, got, c.gcm)
+			}
+			// And with C ending at the guard page (the amd64 kernels read
+			// C's partial block at its end) and A starting after the
+			// other one.
+			a, cc = mem[:n/2], mem[page-n:]
+			copy(a, c.d[:n/2])
+			copy(cc, c.d)
+			if got, want := key.SumGCM(a, cc), ref.GCMGHASH(c.h, c.d[:n/2], c.d); got != want {
+				t.Fatalf("Key.SumGCM, len %d+%d, C at the guard page: %x, want %x", n/2, n, got, want)
 			}
 		}
 	})

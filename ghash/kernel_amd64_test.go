@@ -268,11 +268,21 @@ func TestRequires(t *testing.T) {
 		"AVX512F": x.HasAVX512 && x.HasAVX512F, "AVX512VL": x.HasAVX512 && x.HasAVX512VL,
 		"AVX512BW": x.HasAVX512 && x.HasAVX512BW,
 	}
+	// Each kernel's update and ghashPowers; its gcm function is the one
+	// gcmShort's text jumps to for its form.
 	uses := map[kernelID][]string{
-		kernelVPCLMUL512: {"ghashVPCLMUL512", "ghashPowers", "gcmVPCLMUL256"},
-		kernelVPCLMUL256: {"ghashVPCLMUL256", "ghashPowers", "gcmVPCLMUL256"},
-		kernelPCLMUL:     {"ghashPCLMULAVX", "ghashPowers", "gcmPCLMULAVX"},
-		kernelPCLMULSSE:  {"ghashPCLMUL", "ghashPowers", "gcmPCLMUL"},
+		kernelVPCLMUL512: {"ghashVPCLMUL512", "ghashPowers"},
+		kernelVPCLMUL256: {"ghashVPCLMUL256", "ghashPowers"},
+		kernelPCLMUL:     {"ghashPCLMULAVX", "ghashPowers"},
+		kernelPCLMULSSE:  {"ghashPCLMUL", "ghashPowers"},
+	}
+	targets := gcmShortTargets(t)
+	for _, k := range amd64Kernels(t) {
+		fn, ok := targets[k.gcm]
+		if !ok {
+			t.Fatalf("kernel %q: gcmShort has no jump for its gcm form %d", k.name, k.gcm)
+		}
+		uses[k.id] = append(uses[k.id], fn)
 	}
 	var src string
 	for _, f := range []string{"ghash_amd64.s", "ghash_vpclmul256_amd64.s", "ghash_vpclmul512_amd64.s"} {
@@ -313,9 +323,15 @@ func TestRequires(t *testing.T) {
 // the forms are gcmShort's, and that gcmShort panics on a form it does not
 // know instead of hashing with some other function.
 func TestGCMShortForms(t *testing.T) {
+	targets := gcmShortTargets(t)
 	for _, k := range amd64Kernels(t) {
-		if k.gcm < gcmSSE || k.gcm > gcmYMM {
-			t.Errorf("kernel %q has gcm form %d, not one of gcmShort's", k.name, k.gcm)
+		if _, ok := targets[k.gcm]; !ok {
+			t.Errorf("kernel %q has gcm form %d, not one of gcmShort's (%v)", k.name, k.gcm, targets)
+		}
+	}
+	for form, want := range map[uint8]string{gcmSSE: "gcmPCLMUL", gcmAVX: "gcmPCLMULAVX", gcmYMM: "gcmVPCLMUL256"} {
+		if targets[form] != want {
+			t.Errorf("gcmShort jumps to %q for form %d, which kernel_amd64.go names %s's", targets[form], form, want)
 		}
 	}
 	var y [16]byte
@@ -323,4 +339,54 @@ func TestGCMShortForms(t *testing.T) {
 	for _, form := range []uint8{0, gcmYMM + 1, 255} {
 		mustPanic(t, fmt.Sprintf("gcmShort with form %d", form), func() { gcmShort(&y, &key, nil, nil, 0, 0, false, form) }, "gcm form")
 	}
+}
+
+// gcmShortTargets reads gcmShort's generated text in ghash_amd64.s: the
+// function it jumps to for each form (CMPQ AX, $form; JE label; and at
+// label, JMP ·function(SB)).
+func gcmShortTargets(t *testing.T) map[uint8]string {
+	t.Helper()
+	src, err := os.ReadFile("ghash_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, ok := asmtext.Body(string(src), "gcmShort")
+	if !ok {
+		t.Fatal("ghash_amd64.s has no TEXT ·gcmShort")
+	}
+	forms, labels := map[string]uint8{}, map[string]string{}
+	var form, label string
+	for _, line := range body {
+		f := strings.Fields(strings.ReplaceAll(asmtext.Code(line), ",", " "))
+		switch {
+		case len(f) == 3 && f[0] == "CMPQ" && f[1] == "AX":
+			form = f[2]
+		case len(f) == 2 && f[0] == "JE" && form != "":
+			n, err := strconv.ParseUint(strings.TrimPrefix(form, "$"), 0, 8)
+			if err != nil {
+				t.Fatalf("gcmShort: %q: %v", line, err)
+			}
+			forms[f[1]] = uint8(n)
+			form = ""
+		case len(f) == 1 && strings.HasSuffix(f[0], ":"):
+			label = strings.TrimSuffix(f[0], ":")
+		case len(f) == 2 && f[0] == "JMP" && label != "":
+			fn := strings.TrimPrefix(f[1], "·")
+			fn, _, _ = strings.Cut(fn, "+")
+			labels[label] = strings.TrimSuffix(fn, "(SB)")
+			label = ""
+		}
+	}
+	targets := map[uint8]string{}
+	for l, n := range forms {
+		fn, ok := labels[l]
+		if !ok {
+			t.Fatalf("gcmShort: no JMP at label %s", l)
+		}
+		targets[n] = fn
+	}
+	if len(targets) == 0 {
+		t.Fatal("gcmShort: no jumps found in its text")
+	}
+	return targets
 }
