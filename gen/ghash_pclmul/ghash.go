@@ -106,8 +106,9 @@ import (
 //
 // # Short GCM messages
 //
-// GCM's GHASH of a short message (A, C and the length block in at most
-// eight blocks) is one group of its own (gcm): the whole blocks of A and C
+// GCM's GHASH of a short message (A, C and the length block in at most as
+// many blocks as the key has powers: eight, or sixteen for the wide
+// kernels) is one group of its own (gcm): the whole blocks of A and C
 // are read where they are, two to a vector at 256 bits, and the partial
 // blocks and the length block are put together in general registers from
 // the bytes that are there, so that nothing is copied into a buffer first.
@@ -575,11 +576,11 @@ func gcm(ctx *build.Context, name string, o isa, bswapMem, polyMem Mem) {
 }
 
 // gcmShort emits gcmShort(y *[16]byte, key *[keyWords]uint64, a, c
-// []byte, form uint8), which jumps to the gcm function numbered form in
-// gcmForms, with its arguments as they are: Key.SumGCM calls it for
-// every amd64 kernel, so that choosing the function costs a compare, not
-// a Go function of its own between the two (about 4 ns of a 64-byte
-// message's 25 on this project's Zen 3). An unknown form jumps to
+// []byte, bitsA, bitsC uint64, withY bool, form uint8), which jumps to
+// the gcm function numbered form in gcmForms, with its arguments as they
+// are: Key.SumGCM calls it for every amd64 kernel, so that choosing the
+// function costs a compare, not a Go function of its own between the two
+// (docs/ghash.md has what that cost). An unknown form jumps to
 // gcmBadForm, which panics.
 func gcmShort(ctx *build.Context) {
 	ctx.Function("gcmShort")

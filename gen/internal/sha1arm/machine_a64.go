@@ -8,7 +8,9 @@ import (
 )
 
 // a64 is the AArch64 machine: one function of the arm64 file. The W+K
-// ring is its local frame: 64 bytes from 16(RSP). NEON stores each
+// ring is in V25-V28 with -wk fmov (the default), else its local frame:
+// 64 bytes from 16(RSP). The frame is reserved in both cases (under
+// -wk fmov, unused). NEON stores each
 // 16-byte slot with ST1 through a register that holds its address (on the
 // Cortex-A57, ST1 is two micro-ops where STR Q with an offset is three).
 type a64 struct {
