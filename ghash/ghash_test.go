@@ -667,7 +667,7 @@ func TestDenseOperands(t *testing.T) {
 // (shortLimit of padded A and C, one kernel call), so that each split of
 // whole and partial blocks, and the switch to the long path, meets the
 // reference. A starts one byte into its buffer, so whole blocks are
-// unaligned.
+// unaligned. With -short, C's lengths are sampled away from the limit.
 func TestSumGCMShort(t *testing.T) {
 	forEachKernel(t, func(t *testing.T) {
 		most := shortLimit(active) + BlockSize
@@ -680,6 +680,12 @@ func TestSumGCMShort(t *testing.T) {
 		key := NewKey(h)
 		for la := 0; la <= most; la++ {
 			for lc := 0; padded(la)+padded(lc) <= most; lc++ {
+				// With -short (the emulated runs), every length of A
+				// with a sample of C's, and every pair at the limit.
+				edge := padded(la)+padded(lc) >= most-BlockSize
+				if testing.Short() && !edge && lc%16 > 1 && lc%16 != 15 && lc%5 != 0 {
+					continue
+				}
 				a, c := buf[1:1+la], buf[1+most:1+most+lc]
 				if got, want := key.SumGCM(a, c), ref.GCMGHASH(h, a, c); got != want {
 					t.Fatalf("len(A) = %d, len(C) = %d: %x, want %x", la, lc, got, want)
