@@ -62,7 +62,7 @@ vet: ## go vet on amd64, arm64, arm, s390x, js/wasm and purego
 	bash scripts/ci/vet.sh
 
 test-native: ## native go test (full, not -short), the library and the generators (gen/)
-	$(call step,test-native,$(GO) test -count=1 ./... and in gen/ - about 80 s / 30 s)
+	$(call step,test-native,$(GO) test -count=1 ./... and in gen/ - about 80 s / 50 s)
 	$(GO) test -count=1 ./...
 	$(GO) -C gen test -count=1 ./...
 
@@ -79,7 +79,7 @@ check-deps: ## fail if a module importing sha1 and ghash inherits any module but
 	bash scripts/ci/check-deps.sh
 
 test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU models; crypto/sha1 under qemu-i386, -s390x, -loongarch64
-	$(call step,test-emulated,qemu user-mode runs with -test.short - about 95 s / 50 s)
+	$(call step,test-emulated,qemu user-mode runs with -test.short - about 95 s / 90 s)
 	bash scripts/ci/test-emulated.sh
 
 # Not part of `make test`: the first run builds the guest kernel (about 5
