@@ -198,7 +198,8 @@ func (k *Key) SumGCM(additionalData, ciphertext []byte) (y [Size]byte) {
 	}
 	// The others take a short message in one kernel call, with its
 	// length block: one reduction on the kernels that aggregate blocks.
-	sumShortWith(kern, &y, &k.ek, a, c)
+	// (updateWith's switch is the one over their ids.)
+	sumShort(kern, &y, &k.ek, a, c)
 	return y
 }
 
@@ -231,9 +232,9 @@ func sumGCMLong(k *kernel, ek *expandedKey, a, c []byte) (y [Size]byte) {
 }
 
 // sumShort sets *y to Key.SumGCM of a short message (padded A and C of at
-// most shortBytes) for the kernels without a function of their own for it: A
-// and C, zero-padded, and the length block are gathered into one buffer
-// for one update.
+// most shortBytes) for the kernels without an assembly function for it
+// (their gcm form is 0): A and C, zero-padded, and the length block are
+// gathered into one buffer for one update.
 func sumShort(k *kernel, y *[Size]byte, ek *expandedKey, a, c []byte) {
 	la, lc := padded(len(a)), padded(len(c))
 	var buf [shortBytes + BlockSize]byte

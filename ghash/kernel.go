@@ -26,7 +26,7 @@ type kernel struct {
 
 	// gcm is, on amd64, the number of the assembly function that hashes a
 	// short message for Key.SumGCM (gcmShort's form), or 0 for a kernel
-	// without one, whose short messages go to sumShortWith.
+	// without one, whose short messages go to sumShort.
 	gcm uint8
 }
 

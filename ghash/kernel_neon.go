@@ -111,14 +111,3 @@ func updateWith(k *kernel, y *[16]byte, ek *expandedKey, p []byte) {
 		noCase(k)
 	}
 }
-
-// sumShortWith sets *y to Key.SumGCM of a short message (padded A and C of
-// at most shortBytes) with kernel k.
-func sumShortWith(k *kernel, y *[Size]byte, ek *expandedKey, a, c []byte) {
-	switch k.id {
-	case kernelPMULL, kernelNEON, kernelGeneric:
-		sumShort(k, y, ek, a, c)
-	default:
-		noCase(k)
-	}
-}
