@@ -645,6 +645,15 @@ func (d *desc) upTo8(prefix string, p, n, dst reg.Register) {
 	ctx := d.ctx
 	t := reg.RBX
 	small, done := prefix+"Small", prefix+"Done"
+	// intoBelowN adds t, shifted left by 64-8n (mod 64, so -8n): a value
+	// whose top byte is byte n-1 of the block goes to that byte's place.
+	intoBelowN := func() {
+		ctx.MOVQ(n, reg.RCX)
+		ctx.SHLQ(U8(3), reg.RCX)
+		ctx.NEGQ(reg.RCX)
+		ctx.SHLQ(reg.CL, t)
+		ctx.ORQ(t, dst)
+	}
 	ctx.XORQ(dst, dst)
 	ctx.CMPQ(n, U8(4))
 	ctx.JB(LabelRef(small))
@@ -654,11 +663,7 @@ func (d *desc) upTo8(prefix string, p, n, dst reg.Register) {
 	ctx.MOVL(Mem{Base: p, Index: n, Scale: 1, Disp: -4}, t.As32())
 	ctx.BSWAPL(t.As32())
 	ctx.Comment("The last 4 bytes go to bits 64-8n..95-8n: shift by 64-8n (mod 64, -8n).")
-	ctx.MOVQ(n, reg.RCX)
-	ctx.SHLQ(U8(3), reg.RCX)
-	ctx.NEGQ(reg.RCX)
-	ctx.SHLQ(reg.CL, t)
-	ctx.ORQ(t, dst)
+	intoBelowN()
 	ctx.JMP(LabelRef(done))
 	ctx.Label(small)
 	ctx.TESTQ(n, n)
@@ -667,11 +672,7 @@ func (d *desc) upTo8(prefix string, p, n, dst reg.Register) {
 	ctx.SHLQ(U8(56), dst)
 	ctx.Comment("Byte n-1 goes to bits 64-8n..71-8n, byte n/2 to 56-8(n/2)..63-8(n/2).")
 	ctx.MOVBQZX(Mem{Base: p, Index: n, Scale: 1, Disp: -1}, t)
-	ctx.MOVQ(n, reg.RCX)
-	ctx.SHLQ(U8(3), reg.RCX)
-	ctx.NEGQ(reg.RCX)
-	ctx.SHLQ(reg.CL, t)
-	ctx.ORQ(t, dst)
+	intoBelowN()
 	ctx.MOVQ(n, reg.RCX)
 	ctx.SHRQ(U8(1), reg.RCX)
 	ctx.MOVBQZX(Mem{Base: p, Index: reg.RCX, Scale: 1}, t)
