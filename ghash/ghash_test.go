@@ -314,6 +314,18 @@ func TestSumGCMAgainstRef(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		add(randKey(r), randBytes(r, r.IntN(300)), randBytes(r, r.IntN(300)))
 	}
+	// Lengths of A and C around the edges of the long path's pieces
+	// (sumGCMLong): the short paths' limits, the last group's (A's partial
+	// block with C, or C alone), and the wide loops' 256 bytes.
+	edges := []int{0, 1, 15, 16, 17, 111, 112, 113, 127, 128, 129, 239, 240, 241, 255, 256, 257, 383, 384, 1000, 1024}
+	if testing.Short() {
+		edges = []int{0, 1, 16, 113, 129, 241, 257, 1000}
+	}
+	for _, la := range edges {
+		for _, lc := range edges {
+			add(randKey(r), randBytes(r, la), randBytes(r, lc))
+		}
+	}
 	forEachKernel(t, func(t *testing.T) {
 		for _, c := range cases {
 			key := NewKey(c.h)
@@ -687,34 +699,6 @@ func TestSumGCMShort(t *testing.T) {
 					continue
 				}
 				a, c := buf[1:1+la], buf[1+most:1+most+lc]
-				if got, want := key.SumGCM(a, c), ref.GCMGHASH(h, a, c); got != want {
-					t.Fatalf("len(A) = %d, len(C) = %d: %x, want %x", la, lc, got, want)
-				}
-			}
-		}
-	})
-}
-
-// TestSumGCMLong checks Key.SumGCM on every kernel for lengths of A and C
-// around the edges of the long path's pieces: the short path's limit, the
-// last group's (A's partial block with C, or C alone), and the wide loops'
-// 256 bytes, against the reference.
-func TestSumGCMLong(t *testing.T) {
-	lengths := []int{0, 1, 15, 16, 17, 111, 112, 113, 127, 128, 129, 239, 240, 241, 255, 256, 257, 383, 384, 1000, 1024}
-	if testing.Short() {
-		lengths = []int{0, 1, 16, 113, 129, 241, 257, 1000}
-	}
-	buf := make([]byte, 2*1024+1)
-	for i := range buf {
-		buf[i] = byte(i*37 + 11)
-	}
-	var h [16]byte
-	copy(h[:], buf[3:])
-	forEachKernel(t, func(t *testing.T) {
-		key := NewKey(h)
-		for _, la := range lengths {
-			for _, lc := range lengths {
-				a, c := buf[1:1+la], buf[1+1024:1+1024+lc]
 				if got, want := key.SumGCM(a, c), ref.GCMGHASH(h, a, c); got != want {
 					t.Fatalf("len(A) = %d, len(C) = %d: %x, want %x", la, lc, got, want)
 				}
