@@ -16,7 +16,7 @@ QEMU_TEST_DIR=$(mktemp -d)
 export QEMU_TEST_DIR
 trap 'rm -rf "$QEMU_TEST_DIR"' EXIT
 
-# run GOARCH CPU GODEBUG EXPECT PKG: queue a run, with this moment's GOARM
+# run GOARCH CPU GODEBUG EXPECT PKG [TESTFLAG...]: queue a run, with this moment's GOARM
 # and QEMU_TEST_DIR (a GOARM=6 binary needs a directory of its own).
 specs=()
 run() {
@@ -36,17 +36,27 @@ run amd64 core2duo    "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # SSSE3, no PCL
 run amd64 Westmere    cpu.pclmulqdq=off SIMDHASH_GHASH_KERNEL=generic ./ghash
 run amd64 qemu64      "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # no PCLMULQDQ
 
-# The GHASH kernels no qemu model runs (VPCLMULQDQ), natively, each x86
-# kernel selected in turn with GODEBUG, where this machine has them.
-if [[ $("$GO" env GOHOSTARCH) == amd64 ]] && grep -qw vpclmulqdq /proc/cpuinfo && grep -qw avx2 /proc/cpuinfo; then
-	run amd64 native ""                             SIMDHASH_GHASH_KERNEL=vpclmul256 ./ghash
-	run amd64 native cpu.avx512=off                 SIMDHASH_GHASH_KERNEL=vpclmul256 ./ghash
-	run amd64 native cpu.vpclmulqdq=off             SIMDHASH_GHASH_KERNEL=pclmul     ./ghash
-	run amd64 native cpu.avx2=off                   SIMDHASH_GHASH_KERNEL=pclmul     ./ghash
-	run amd64 native cpu.vpclmulqdq=off,cpu.avx=off SIMDHASH_GHASH_KERNEL=pclmul-sse ./ghash
-	run amd64 native cpu.pclmulqdq=off              SIMDHASH_GHASH_KERNEL=generic    ./ghash
+# Natively, every x86 kernel this machine can execute, with the kernels no
+# qemu model runs (SHA-NI, AVX-512, VPCLMULQDQ) among them: one run of the
+# full suite per GODEBUG setting that selects a kernel no earlier run
+# selected, each checking the kernels that internal/oracle's rule expects
+# from /proc/cpuinfo's flags under that GODEBUG (gen/tools/nativeruns).
+if [[ $("$GO" env GOHOSTARCH) == amd64 ]]; then
+	native=$("$GO" -C gen run ./tools/nativeruns)
+	while IFS='|' read -r pkgs godebug expect; do
+		if [[ -z $pkgs || -z $expect ]]; then
+			echo "emulated: gen/tools/nativeruns printed a run without packages or expected kernels: '$pkgs|$godebug|$expect'" >&2
+			exit 1
+		fi
+		for pkg in $pkgs; do
+			run amd64 native "$godebug" "$expect" "$pkg" -test.count=1
+		done
+	done <<<"$native"
+	cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
+	echo "emulated: native runs on this CPU (${cpu:-unknown}), by internal/oracle:"
+	"$GO" -C gen run ./tools/nativeruns -summary | sed 's/^/emulated:   /'
 else
-	echo "emulated: this machine has no VPCLMULQDQ with AVX2: the vpclmul256 dispatch runs are left out" >&2
+	echo "emulated: the host is not amd64: no native runs of the x86 kernels" >&2
 fi
 
 run arm64 "" ""            SIMDHASH_SHA1_KERNEL=ce      ./sha1 # every model has the SHA1 instructions
