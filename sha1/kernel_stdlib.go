@@ -1,4 +1,4 @@
-//go:build (386 || loong64 || s390x) && !purego
+//go:build (386 || loong64 || s390x || (riscv64 && go1.27)) && !purego
 
 package sha1
 
@@ -10,7 +10,11 @@ import (
 )
 
 // On these GOARCHes crypto/sha1 has assembly and this package has none:
-// integer code on 386 and loong64, the KIMD instruction (CPACF) on s390x.
+// integer code on 386 and loong64, the KIMD instruction (CPACF) on s390x,
+// and, from Go 1.27, integer code on riscv64, which executes fewer
+// instructions per byte than this package's portable code built by Go 1.27
+// (scripts/insn-count.sh; docs/sha1.md has the counts). Built by Go 1.26,
+// crypto/sha1 is portable Go on riscv64, and generic is faster.
 // The "stdlib" kernel therefore hands the work to crypto/sha1 itself: Sum
 // calls crypto/sha1.Sum and New returns crypto/sha1.New(), whose state
 // marshals to the same bytes as this package's digest (the format is

@@ -1,4 +1,4 @@
-//go:build !(386 || loong64 || s390x) || purego
+//go:build !(386 || loong64 || s390x || (riscv64 && go1.27)) || purego
 
 package sha1
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system tools that `make test` needs and are missing:
-#   qemu-user                   qemu-x86_64, qemu-aarch64, qemu-arm (emulated test runs)
+#   qemu-user                   qemu-x86_64, qemu-aarch64, qemu-arm, qemu-riscv64, ... (emulated test runs)
 #   binutils-aarch64-linux-gnu  aarch64-linux-gnu-as (the ghash encoding tests)
 #   binutils-arm-linux-gnueabihf arm-linux-gnueabihf-as (the 32-bit arm encoding tests)
 #   gcc                         cgo, for the race detector (make test-race)
-# and downloads the Go modules. Debian/Ubuntu only (apt-get, through
+# and downloads the Go modules and the newest Go release (NEWEST_GO, which
+# make test-newest-go and the riscv64 runs use). Debian/Ubuntu only (apt-get, through
 # scripts/ci/apt.sh). DEPS_FORCE=1 installs the packages even if the tools exist.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,7 +29,7 @@ need() { # need PACKAGE TOOL...: queue PACKAGE if any TOOL is missing
 		fi
 	done
 }
-need qemu-user qemu-x86_64 qemu-aarch64 qemu-arm
+need qemu-user qemu-x86_64 qemu-aarch64 qemu-arm qemu-riscv64
 need binutils-aarch64-linux-gnu aarch64-linux-gnu-as
 need binutils-arm-linux-gnueabihf arm-linux-gnueabihf-as arm-linux-gnueabihf-objdump
 need gcc gcc
@@ -39,7 +40,7 @@ if ((${#pkgs[@]})); then
 	apt_install "${pkgs[@]}"
 fi
 
-for tool in qemu-x86_64 qemu-aarch64 qemu-arm aarch64-linux-gnu-as arm-linux-gnueabihf-as gcc; do
+for tool in qemu-x86_64 qemu-aarch64 qemu-arm qemu-riscv64 aarch64-linux-gnu-as arm-linux-gnueabihf-as gcc; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "deps: $tool is still missing after the install" >&2
 		exit 1
@@ -53,4 +54,5 @@ echo "deps: $(arm-linux-gnueabihf-as --version | head -n1)"
 # confusing build error later.
 "$GO" mod download
 "$GO" -C gen mod download
+echo "deps: $(GOTOOLCHAIN=${NEWEST_GO:-go1.27.3} "$GO" version) (GOTOOLCHAIN=${NEWEST_GO:-go1.27.3})"
 echo "deps: ok"

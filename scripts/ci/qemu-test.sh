@@ -3,7 +3,7 @@
 #
 #   scripts/ci/qemu-test.sh GOARCH CPU GODEBUG EXPECT PKG [TESTFLAG...]
 #
-#   GOARCH   amd64, arm64, arm, ... (GOOS is linux); GOARM etc. pass through
+#   GOARCH   amd64, arm64, arm, ... (GOOS is linux); GOARM, GOTOOLCHAIN etc. pass through
 #   CPU      qemu -cpu model (core2duo, SandyBridge, qemu64, cortex-a53, ...), or "" for qemu's default,
 #            or "native": no qemu, this machine's CPU (GOARCH must be the host's), for kernels
 #            no qemu model runs (VPCLMULQDQ, SHA-NI) selected in turn with GODEBUG
@@ -79,6 +79,7 @@ if [[ $cpu == native ]]; then
 	qemu_cmd=()
 	label="$goarch $pkg: native${godebug:+ GODEBUG=$godebug}${expect:+ $expect}"
 fi
+[[ -n ${GOTOOLCHAIN:-} ]] && label+=" (built by $GOTOOLCHAIN)"
 
 if [[ -n ${QEMU_TEST_DIR:-} ]]; then
 	dir=$QEMU_TEST_DIR

@@ -12,16 +12,20 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 GO=${GO:-go}
+# The newest Go release, which the riscv64 runs use as well as the
+# installed one (the Makefile's NEWEST_GO).
+NEWEST_GO=${NEWEST_GO:-go1.27.3}
 QEMU_TEST_DIR=$(mktemp -d)
 export QEMU_TEST_DIR
 trap 'rm -rf "$QEMU_TEST_DIR"' EXIT
 
-# run GOARCH CPU GODEBUG EXPECT PKG [TESTFLAG...]: queue a run, with this moment's GOARM
-# and QEMU_TEST_DIR (a GOARM=6 binary needs a directory of its own).
+# run GOARCH CPU GODEBUG EXPECT PKG [TESTFLAG...]: queue a run, with this
+# moment's GOARM, GOTOOLCHAIN and QEMU_TEST_DIR (a GOARM=6 binary, or one
+# built by another Go, needs a directory of its own).
 specs=()
 run() {
 	local spec
-	spec=$(printf '%s\x1f' "GOARM=${GOARM:-}" "QEMU_TEST_DIR=$QEMU_TEST_DIR" "$@")
+	spec=$(printf '%s\x1f' "GOARM=${GOARM:-}" "GOTOOLCHAIN=${GOTOOLCHAIN:-}" "QEMU_TEST_DIR=$QEMU_TEST_DIR" "$@")
 	specs+=("$spec")
 }
 
@@ -80,6 +84,17 @@ GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_GHASH_KE
 run 386     "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 run s390x   "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 run loong64 "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
+# riscv64, built by the installed Go and by the newest: crypto/sha1 is
+# portable Go up to Go 1.26, slower than ours (generic), and assembly from
+# Go 1.27, which sha1 hands the work to (stdlib; scripts/insn-count.sh).
+riscv64_kernel() { # riscv64_kernel [GOTOOLCHAIN]: the kernel its Go builds for riscv64
+	local v
+	v=$(GOTOOLCHAIN=${1:-${GOTOOLCHAIN:-}} "$GO" env GOVERSION)
+	v=${v#go1.}
+	if ((${v%%[.a-z]*} >= 27)); then echo stdlib; else echo generic; fi
+}
+run riscv64 "" "" "SIMDHASH_SHA1_KERNEL=$(riscv64_kernel)" ./sha1
+GOTOOLCHAIN=$NEWEST_GO QEMU_TEST_DIR=$QEMU_TEST_DIR/$NEWEST_GO run riscv64 "" "" "SIMDHASH_SHA1_KERNEL=$(riscv64_kernel "$NEWEST_GO")" ./sha1
 
 failed=()
 # runspec SPEC [ENV...]: one queued run through scripts/ci/qemu-test.sh.
@@ -87,13 +102,13 @@ runspec() {
 	local a
 	IFS=$'\x1f' read -r -a a <<<"$1"
 	shift
-	env "$@" "${a[0]}" "${a[1]}" bash scripts/ci/qemu-test.sh "${a[@]:2}"
+	env "$@" "${a[0]}" "${a[1]}" "${a[2]}" bash scripts/ci/qemu-test.sh "${a[@]:3}"
 }
 label() {
 	local a
 	IFS=$'\x1f' read -r -a a <<<"$1"
-	local goarm=${a[0]#GOARM=}
-	echo "${a[2]}${goarm:+ GOARM=$goarm} ${a[6]}${a[3]:+ -cpu ${a[3]}}${a[4]:+ GODEBUG=${a[4]}}${a[5]:+ ${a[5]}}"
+	local goarm=${a[0]#GOARM=} toolchain=${a[1]#GOTOOLCHAIN=}
+	echo "${a[3]}${goarm:+ GOARM=$goarm}${toolchain:+ GOTOOLCHAIN=$toolchain} ${a[7]}${a[4]:+ -cpu ${a[4]}}${a[5]:+ GODEBUG=${a[5]}}${a[6]:+ ${a[6]}}"
 }
 
 echo "emulated: building the test binaries for ${#specs[@]} runs"
