@@ -2,7 +2,9 @@ package cpuid
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -46,4 +48,69 @@ func CPUInfoFlags() (map[string]bool, error) {
 		flags[f] = true
 	}
 	return flags, nil
+}
+
+// Describe names this machine's CPU for a measurement's caption:
+// /proc/cpuinfo's model name, its family and model numbers with the
+// microarchitecture they stand for where this package knows it, and the
+// number of logical CPUs, e.g. "AMD EPYC (family 26, model 2: Zen 5), 2
+// logical CPUs". A virtual machine's model name is often only the brand,
+// which is why the numbers are there.
+func Describe(logicalCPUs int) string {
+	fields, err := CPUInfo()
+	if err != nil || fields["model name"] == "" {
+		return fmt.Sprintf("unknown CPU, %d logical CPUs", logicalCPUs)
+	}
+	name := fields["model name"]
+	family, errF := strconv.Atoi(fields["cpu family"])
+	model, errM := strconv.Atoi(fields["model"])
+	if errF != nil || errM != nil {
+		return fmt.Sprintf("%s, %d logical CPUs", name, logicalCPUs)
+	}
+	arch := ""
+	if a := Microarchitecture(fields["vendor_id"], family, model); a != "" {
+		arch = ": " + a
+	}
+	return fmt.Sprintf("%s (family %d, model %d%s), %d logical CPUs", name, family, model, arch, logicalCPUs)
+}
+
+// Microarchitecture returns the name of the x86 core that a vendor's
+// family and model numbers stand for, for the server parts this project
+// has run on or names in its tests (from the vendors' published CPUID
+// numbers), or "".
+func Microarchitecture(vendor string, family, model int) string {
+	switch vendor {
+	case "AuthenticAMD":
+		switch {
+		case family == 0x17 && model >= 0x30 && model < 0x40:
+			return "Zen 2"
+		case family == 0x19 && (model < 0x10 || (model >= 0x20 && model < 0x60)):
+			return "Zen 3"
+		case family == 0x19:
+			return "Zen 4"
+		case family == 0x1a:
+			return "Zen 5"
+		}
+	case "GenuineIntel":
+		if family != 6 {
+			return ""
+		}
+		switch model {
+		case 44:
+			return "Westmere-EP"
+		case 63:
+			return "Haswell-EP"
+		case 79:
+			return "Broadwell-EP"
+		case 85:
+			return "Skylake-SP or Cascade Lake"
+		case 106:
+			return "Ice Lake-SP"
+		case 143:
+			return "Sapphire Rapids"
+		case 207:
+			return "Emerald Rapids"
+		}
+	}
+	return ""
 }
