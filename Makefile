@@ -132,7 +132,7 @@ clean: ## remove bench output and stray test binaries
 # measure and plot the speed. None of these is part of `make test`.
 GEN   ?=
 FLAGS ?=
-.PHONY: tune sweep speed plot
+.PHONY: tune sweep speed plot readme-tables
 
 tune: ## GEN=sha1_avx FLAGS='-lookahead=12': test the variant, then benchstat it against the checked-in kernel (KEEP=1 keeps it)
 	@test -n '$(GEN)' || { echo "tune: say which generator: make tune GEN=sha1_avx FLAGS='-lookahead=12' (GEN is a directory of gen/)" >&2; exit 2; }
@@ -142,6 +142,10 @@ tune: ## GEN=sha1_avx FLAGS='-lookahead=12': test the variant, then benchstat it
 sweep: ## every knob combination of the sha1x86 and ghash_neon generators, and 24 of sha1arm (gen/sha1_neon), run against internal/ref
 	$(call step,sweep,SIMDHASH_SWEEP=full TestSweep of gen/internal/sha1x86 natively and gen/ghash_neon and gen/internal/sha1arm under qemu)
 	SIMDHASH_SWEEP=full $(GO) -C gen test -count=1 -timeout 30m -v -run '^TestSweep$$' ./internal/sha1x86 ./ghash_neon ./internal/sha1arm
+
+readme-tables: ## measure this machine and rewrite the README's speed tables (gen/tools/readmetables; ROUNDS, 8)
+	$(call step,readme-tables,interleaved rounds of every measured table - about 3 minutes)
+	$(GO) -C gen run ./tools/readmetables -rounds $(or $(ROUNDS),8) -readme $(abspath README.md)
 
 speed: ## tcrypt-style SHA-1 speed table (ours, crypto/sha1, OpenSSL) in MB/s and cycles/byte; writes docs/speed.json
 	$(call step,speed,SHA-1 in the sizes and update patterns of tcrypt - about 3 minutes)
