@@ -41,9 +41,9 @@ run amd64 Westmere    cpu.pclmulqdq=off SIMDHASH_GHASH_KERNEL=generic ./ghash
 run amd64 qemu64      "" SIMDHASH_GHASH_KERNEL=generic   ./ghash # no PCLMULQDQ
 
 # Natively, every x86 kernel this machine can execute, with the kernels no
-# qemu model runs (SHA-NI, AVX-512, VPCLMULQDQ) among them: one run of the
-# full suite per GODEBUG setting that selects a kernel no earlier run
-# selected, each checking the kernels that internal/oracle's rule expects
+# qemu model runs (SHA-NI, AVX-512, VPCLMULQDQ) among them: one run of
+# every test (with -test.short, as every run here) per GODEBUG setting that
+# selects a kernel no earlier run selected, each checking the kernels that internal/oracle's rule expects
 # from /proc/cpuinfo's flags under that GODEBUG (gen/tools/nativeruns).
 if [[ $("$GO" env GOHOSTARCH) == amd64 ]]; then
 	native=$("$GO" -C gen run ./tools/nativeruns)
@@ -53,7 +53,7 @@ if [[ $("$GO" env GOHOSTARCH) == amd64 ]]; then
 			exit 1
 		fi
 		for pkg in $pkgs; do
-			run amd64 native "$godebug" "$expect" "$pkg" -test.count=1
+			run amd64 native "$godebug" "$expect" "$pkg"
 		done
 	done <<<"$native"
 	cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
