@@ -25,7 +25,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -42,6 +41,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/simdhash/simdhash/internal/cpuid"
 	"github.com/simdhash/simdhash/internal/speed"
 )
 
@@ -117,7 +117,7 @@ func main() {
 		About: "SHA-1 throughput in the patterns of Linux's tcrypt speed test (make speed, gen/tools/speedtable); " +
 			"MB/s is 10^6 bytes per second; cycles from a calibration loop in the same run; each figure is the best of the rounds",
 		Date:      time.Now().UTC().Format("2006-01-02"),
-		CPU:       cpuName(),
+		CPU:       cpuid.Describe(runtime.NumCPU()),
 		Go:        runtime.Version(),
 		Rounds:    *rounds,
 		Benchtime: *benchtime,
@@ -334,38 +334,13 @@ func run(w io.Writer, env []string, dir, name string, args ...string) error {
 	return cmd.Run()
 }
 
-// cpuName and cpuFlags read /proc/cpuinfo (Linux).
-func cpuName() string {
-	name := cpuinfo("model name")
-	if name == "" {
-		name = "unknown CPU"
-	}
-	return fmt.Sprintf("%s, %d logical CPUs", name, runtime.NumCPU())
-}
-
+// cpuFlags returns /proc/cpuinfo's flags, none where it cannot be read.
 func cpuFlags() map[string]bool {
-	m := map[string]bool{}
-	for _, f := range strings.Fields(cpuinfo("flags")) {
-		m[f] = true
-	}
-	return m
-}
-
-func cpuinfo(key string) string {
-	f, err := os.Open("/proc/cpuinfo")
+	flags, err := cpuid.CPUInfoFlags()
 	if err != nil {
-		return ""
+		return map[string]bool{}
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == key {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
+	return flags
 }
 
 // printTable prints one tcrypt-style block per implementation, then the
