@@ -3,7 +3,9 @@
 package benchline
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -53,4 +55,31 @@ func (r Result) Metric(unit string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// A Stat is the median of a measurement over rounds, with its range.
+type Stat struct{ Med, Lo, Hi float64 }
+
+// Summarize returns the median, lowest and highest of xs, or the zero
+// Stat for none.
+func Summarize(xs []float64) Stat {
+	if len(xs) == 0 {
+		return Stat{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return Stat{med, s[0], s[len(s)-1]}
+}
+
+// String formats s as "median (lowest-highest)" with two decimals, or as
+// "" for the zero Stat.
+func (s Stat) String() string {
+	if s == (Stat{}) {
+		return ""
+	}
+	return fmt.Sprintf("%.2f (%.2f-%.2f)", s.Med, s.Lo, s.Hi)
 }

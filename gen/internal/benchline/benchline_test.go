@@ -2,6 +2,7 @@ package benchline
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -38,6 +39,24 @@ func TestMetric(t *testing.T) {
 	}{{"ns/op", 1, true}, {"MB/s", 2, true}, {"B/op", 0, false}} {
 		if v, ok := r.Metric(c.unit); v != c.want || ok != c.ok {
 			t.Errorf("Metric(%q) = %v, %v; want %v, %v", c.unit, v, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want Stat
+		str  string
+	}{
+		{nil, Stat{}, ""},
+		{[]float64{3}, Stat{3, 3, 3}, "3.00 (3.00-3.00)"},
+		{[]float64{5, 1, 3}, Stat{3, 1, 5}, "3.00 (1.00-5.00)"},
+		{[]float64{4, 1, 2, 8}, Stat{3, 1, 8}, "3.00 (1.00-8.00)"},
+	} {
+		in := slices.Clone(c.xs)
+		if got := Summarize(c.xs); got != c.want || got.String() != c.str || !slices.Equal(c.xs, in) {
+			t.Errorf("Summarize(%v) = %+v %q (input now %v); want %+v %q", in, got, got.String(), c.xs, c.want, c.str)
 		}
 	}
 }
