@@ -3,7 +3,11 @@
 package benchline
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"os"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -82,4 +86,25 @@ func (s Stat) String() string {
 		return ""
 	}
 	return fmt.Sprintf("%.2f (%.2f-%.2f)", s.Med, s.Lo, s.Hi)
+}
+
+// Run runs a test binary in dir with args (-test.run, -test.bench, ...),
+// its standard error going to this process's, and returns the result
+// lines of its output, parsed.
+func Run(bin, dir string, args ...string) ([]Result, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v\n%s", bin, err, out)
+	}
+	var rs []Result
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if r, ok := Parse(sc.Text()); ok {
+			rs = append(rs, r)
+		}
+	}
+	return rs, sc.Err()
 }

@@ -1,6 +1,7 @@
 package benchline
 
 import (
+	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -58,5 +59,26 @@ func TestSummarize(t *testing.T) {
 		if got := Summarize(c.xs); got != c.want || got.String() != c.str || !slices.Equal(c.xs, in) {
 			t.Errorf("Summarize(%v) = %+v %q (input now %v); want %+v %q", in, got, got.String(), c.xs, c.want, c.str)
 		}
+	}
+}
+
+// BenchmarkRunTarget is what TestRun runs.
+func BenchmarkRunTarget(b *testing.B) {
+	for range b.N {
+	}
+	b.ReportMetric(42, "answers/op")
+}
+
+// TestRun runs this test binary's BenchmarkRunTarget through Run.
+func TestRun(t *testing.T) {
+	rs, err := Run(os.Args[0], ".", "-test.run", "^$", "-test.bench", "^BenchmarkRunTarget$", "-test.benchtime", "1x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Name != "BenchmarkRunTarget" {
+		t.Fatalf("Run = %+v; want BenchmarkRunTarget's result alone", rs)
+	}
+	if v, ok := rs[0].Metric("answers/op"); !ok || v != 42 {
+		t.Errorf("answers/op = %v, %v; want 42", v, ok)
 	}
 }

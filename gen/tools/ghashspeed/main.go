@@ -135,19 +135,11 @@ func openssl() map[int]float64 {
 
 // goBench runs the Go benchmarks once into r.
 func goBench(bin string, r *round) {
-	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
-	cmd.Dir = *dir
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	results, err := benchline.Run(bin, *dir, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
 	if err != nil {
-		fail(fmt.Sprintf("%s: %v\n%s", bin, err, out))
+		fail(err.Error())
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		res, ok := benchline.Parse(sc.Text())
-		if !ok {
-			continue
-		}
+	for _, res := range results {
 		name := strings.TrimPrefix(res.Name, "Benchmark")
 		switch {
 		case strings.HasPrefix(name, "Update/"):
