@@ -107,3 +107,19 @@ func (g GCM) Open(iv, ct, a, tag []byte) ([]byte, error) {
 	g.XORKeyStream(j, pt, ct)
 	return pt, nil
 }
+
+// PlainBlock is a block cipher behind a type with the three methods of
+// cipher.Block alone, so that code that recognises a block's type or its
+// optional methods (crypto/cipher's check for crypto/aes blocks and for
+// NewGCM and NewCTR methods, and the gcm package's) takes its generic
+// path for it.
+type PlainBlock struct{ Block cipher.Block }
+
+// BlockSize returns the block's size.
+func (p PlainBlock) BlockSize() int { return p.Block.BlockSize() }
+
+// Encrypt encrypts the first block of src into dst with the block.
+func (p PlainBlock) Encrypt(dst, src []byte) { p.Block.Encrypt(dst, src) }
+
+// Decrypt decrypts the first block of src into dst with the block.
+func (p PlainBlock) Decrypt(dst, src []byte) { p.Block.Decrypt(dst, src) }
