@@ -3,6 +3,7 @@ module github.com/simdhash/simdhash/gen
 go 1.26.0
 
 require (
+	github.com/emmansun/gmsm v0.15.5
 	github.com/mmcloughlin/avo v0.6.0
 	github.com/simdhash/simdhash v0.0.0
 	golang.org/x/sys v0.50.0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Fuzz target of each package, one at a time, for FUZZTIME each.
 #
-#   scripts/fuzz.sh [PKG...]     (default ./sha1 ./ghash; FUZZTIME=30s)
+#   scripts/fuzz.sh [PKG...]     (default ./sha1 ./ghash ./gcm; FUZZTIME=30s)
 #
 # Targets are found with `go test -list '^Fuzz'`. A failure stops the run;
 # go test then writes the failing input under PKG/testdata/fuzz/FuzzX/:
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-30s}
 pkgs=("$@")
-((${#pkgs[@]})) || pkgs=(./sha1 ./ghash)
+((${#pkgs[@]})) || pkgs=(./sha1 ./ghash ./gcm)
 
 n=0
 for pkg in "${pkgs[@]}"; do

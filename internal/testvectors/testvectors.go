@@ -204,3 +204,89 @@ func GHASH() (GHASHFile, error) {
 	}
 	return f, nil
 }
+
+// AEADFile is a Project Wycheproof AEAD file (schema
+// aead_test_schema_v1.json, e.g. testdata/gcm/aes_gcm_test.json), with
+// its hex decoded.
+type AEADFile struct {
+	NumberOfTests int
+	Groups        []AEADGroup
+}
+
+// AEADGroup is one of an AEADFile's test groups; its sizes are in bits.
+type AEADGroup struct {
+	IVSize, KeySize, TagSize int
+	Tests                    []AEADCase
+}
+
+// AEADCase is one Wycheproof AEAD test: Valid says whether Seal(Key, IV,
+// Msg, AAD) is CT || Tag and opens; an invalid case must not open.
+type AEADCase struct {
+	TcID                       int
+	Comment                    string
+	Flags                      []string
+	Key, IV, AAD, Msg, CT, Tag []byte
+	Valid                      bool
+}
+
+// WycheproofAEAD reads testdata/gcm/name, a Wycheproof AEAD file, and
+// fails if a value is not hex, a case's sizes differ from its group's, a
+// result is neither "valid" nor "invalid", or the cases do not add up to
+// the file's numberOfTests.
+func WycheproofAEAD(name string) (AEADFile, error) {
+	var raw struct {
+		NumberOfTests int `json:"numberOfTests"`
+		TestGroups    []struct {
+			IVSize  int `json:"ivSize"`
+			KeySize int `json:"keySize"`
+			TagSize int `json:"tagSize"`
+			Tests   []struct {
+				TcID                               int `json:"tcId"`
+				Comment                            string
+				Flags                              []string
+				Key, IV, AAD, Msg, CT, Tag, Result string
+			} `json:"tests"`
+		} `json:"testGroups"`
+	}
+	f := AEADFile{}
+	data, err := os.ReadFile(Path("gcm", name))
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return f, fmt.Errorf("%s: %v", name, err)
+	}
+	f.NumberOfTests = raw.NumberOfTests
+	n := 0
+	for _, g := range raw.TestGroups {
+		grp := AEADGroup{IVSize: g.IVSize, KeySize: g.KeySize, TagSize: g.TagSize}
+		for _, t := range g.Tests {
+			c := AEADCase{TcID: t.TcID, Comment: t.Comment, Flags: t.Flags}
+			for _, field := range []struct {
+				dst *[]byte
+				hex string
+			}{{&c.Key, t.Key}, {&c.IV, t.IV}, {&c.AAD, t.AAD}, {&c.Msg, t.Msg}, {&c.CT, t.CT}, {&c.Tag, t.Tag}} {
+				if *field.dst, err = hex.DecodeString(field.hex); err != nil {
+					return f, fmt.Errorf("%s: tcId %d: %v", name, t.TcID, err)
+				}
+			}
+			if len(c.Key)*8 != g.KeySize || len(c.IV)*8 != g.IVSize || len(c.Tag)*8 != g.TagSize {
+				return f, fmt.Errorf("%s: tcId %d: key, IV or tag size differs from its group's", name, t.TcID)
+			}
+			switch t.Result {
+			case "valid":
+				c.Valid = true
+			case "invalid":
+			default:
+				return f, fmt.Errorf("%s: tcId %d: result %q is neither valid nor invalid", name, t.TcID, t.Result)
+			}
+			grp.Tests = append(grp.Tests, c)
+			n++
+		}
+		f.Groups = append(f.Groups, grp)
+	}
+	if n != f.NumberOfTests || n == 0 {
+		return f, fmt.Errorf("%s: %d cases, but the file says it has %d", name, n, f.NumberOfTests)
+	}
+	return f, nil
+}

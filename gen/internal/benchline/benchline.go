@@ -3,7 +3,13 @@
 package benchline
 
 import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -53,4 +59,52 @@ func (r Result) Metric(unit string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// A Stat is the median of a measurement over rounds, with its range.
+type Stat struct{ Med, Lo, Hi float64 }
+
+// Summarize returns the median, lowest and highest of xs, or the zero
+// Stat for none.
+func Summarize(xs []float64) Stat {
+	if len(xs) == 0 {
+		return Stat{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return Stat{med, s[0], s[len(s)-1]}
+}
+
+// String formats s as "median (lowest-highest)" with two decimals, or as
+// "" for the zero Stat.
+func (s Stat) String() string {
+	if s == (Stat{}) {
+		return ""
+	}
+	return fmt.Sprintf("%.2f (%.2f-%.2f)", s.Med, s.Lo, s.Hi)
+}
+
+// Run runs a test binary in dir with args (-test.run, -test.bench, ...),
+// its standard error going to this process's, and returns the result
+// lines of its output, parsed.
+func Run(bin, dir string, args ...string) ([]Result, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v\n%s", bin, err, out)
+	}
+	var rs []Result
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if r, ok := Parse(sc.Text()); ok {
+			rs = append(rs, r)
+		}
+	}
+	return rs, sc.Err()
 }

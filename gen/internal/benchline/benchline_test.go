@@ -1,7 +1,9 @@
 package benchline
 
 import (
+	"os"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -39,5 +41,44 @@ func TestMetric(t *testing.T) {
 		if v, ok := r.Metric(c.unit); v != c.want || ok != c.ok {
 			t.Errorf("Metric(%q) = %v, %v; want %v, %v", c.unit, v, ok, c.want, c.ok)
 		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want Stat
+		str  string
+	}{
+		{nil, Stat{}, ""},
+		{[]float64{3}, Stat{3, 3, 3}, "3.00 (3.00-3.00)"},
+		{[]float64{5, 1, 3}, Stat{3, 1, 5}, "3.00 (1.00-5.00)"},
+		{[]float64{4, 1, 2, 8}, Stat{3, 1, 8}, "3.00 (1.00-8.00)"},
+	} {
+		in := slices.Clone(c.xs)
+		if got := Summarize(c.xs); got != c.want || got.String() != c.str || !slices.Equal(c.xs, in) {
+			t.Errorf("Summarize(%v) = %+v %q (input now %v); want %+v %q", in, got, got.String(), c.xs, c.want, c.str)
+		}
+	}
+}
+
+// BenchmarkRunTarget is what TestRun runs.
+func BenchmarkRunTarget(b *testing.B) {
+	for range b.N {
+	}
+	b.ReportMetric(42, "answers/op")
+}
+
+// TestRun runs this test binary's BenchmarkRunTarget through Run.
+func TestRun(t *testing.T) {
+	rs, err := Run(os.Args[0], ".", "-test.run", "^$", "-test.bench", "^BenchmarkRunTarget$", "-test.benchtime", "1x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Name != "BenchmarkRunTarget" {
+		t.Fatalf("Run = %+v; want BenchmarkRunTarget's result alone", rs)
+	}
+	if v, ok := rs[0].Metric("answers/op"); !ok || v != 42 {
+		t.Errorf("answers/op = %v, %v; want 42", v, ok)
 	}
 }

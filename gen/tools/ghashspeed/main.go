@@ -135,19 +135,11 @@ func openssl() map[int]float64 {
 
 // goBench runs the Go benchmarks once into r.
 func goBench(bin string, r *round) {
-	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
-	cmd.Dir = *dir
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	results, err := benchline.Run(bin, *dir, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
 	if err != nil {
-		fail(fmt.Sprintf("%s: %v\n%s", bin, err, out))
+		fail(err.Error())
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		res, ok := benchline.Parse(sc.Text())
-		if !ok {
-			continue
-		}
+	for _, res := range results {
 		name := strings.TrimPrefix(res.Name, "Benchmark")
 		switch {
 		case strings.HasPrefix(name, "Update/"):
@@ -177,38 +169,15 @@ func cpuOr(res benchline.Result, metric string) float64 {
 	return 0
 }
 
-// stat is the median of xs with its range.
-type stat struct{ med, lo, hi float64 }
-
-func summarize(xs []float64) stat {
-	if len(xs) == 0 {
-		return stat{}
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	med := s[len(s)/2]
-	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return stat{med, s[0], s[len(s)-1]}
-}
-
-func (s stat) String() string {
-	if s.med == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%.2f (%.2f-%.2f)", s.med, s.lo, s.hi)
-}
-
 // perRound collects f over the rounds where it is defined (ok).
-func perRound(rs []round, f func(r round) (float64, bool)) stat {
+func perRound(rs []round, f func(r round) (float64, bool)) benchline.Stat {
 	var xs []float64
 	for _, r := range rs {
 		if v, ok := f(r); ok {
 			xs = append(xs, v)
 		}
 	}
-	return summarize(xs)
+	return benchline.Summarize(xs)
 }
 
 // loopCost returns the (V)PCLMULQDQ instructions and bytes of one group
@@ -281,7 +250,7 @@ func report(rs []round) {
 	fmt.Printf("| OpenSSL (MB/s) |")
 	for _, n := range opensslSizes {
 		if sizes[n] {
-			fmt.Printf(" %.0f |", perRound(rs, func(r round) (float64, bool) { return r.openssl[n] * 1000, true }).med)
+			fmt.Printf(" %.0f |", perRound(rs, func(r round) (float64, bool) { return r.openssl[n] * 1000, true }).Med)
 		}
 	}
 	fmt.Println()
@@ -344,7 +313,7 @@ func report(rs []round) {
 			return t / 8192 / r.nsPerCyc, ok && r.nsPerCyc > 0
 		})
 		clm, gb, ok := loopCost(k)
-		share := stat{}
+		share := benchline.Stat{}
 		if ok {
 			w := strconv.Itoa(loops[k].width)
 			share = perRound(rs, func(r round) (float64, bool) {
@@ -354,12 +323,12 @@ func report(rs []round) {
 				return float64(clm) / float64(gb) * 8192 / t * c, okt && okc && c > 0
 			})
 		}
-		fmt.Printf("| %s | %.0f | %s | %d | %d | %s |\n", k, mbs.med, cpb, clm, gb, share)
+		fmt.Printf("| %s | %.0f | %s | %d | %d | %s |\n", k, mbs.Med, cpb, clm, gb, share)
 	}
 	fmt.Println()
 	fmt.Printf("Clock: %s GHz; ns per instruction:", perRound(rs, func(r round) (float64, bool) { return 1 / r.nsPerCyc, r.nsPerCyc > 0 }))
 	for _, w := range []string{"128", "256", "512"} {
-		if s := perRound(rs, func(r round) (float64, bool) { c, ok := r.nsPerClm[w]; return c, ok }); s.med > 0 {
+		if s := perRound(rs, func(r round) (float64, bool) { c, ok := r.nsPerClm[w]; return c, ok }); s.Med > 0 {
 			fmt.Printf(" %s-bit clmul %s;", w, s)
 		}
 	}
