@@ -119,7 +119,7 @@ func X86(f Flags, godebug string) Choice {
 // A Run is one native run of a family's packages: their tests with GODEBUG
 // set, each checking that the kernels named by Expect were chosen.
 type Run struct {
-	Packages []string // ./sha1, ./ghash, ...
+	Packages []string // ./sha1, ./ghash and ./gcm, ...
 	GODEBUG  string   // "" for none
 	Expect   []string // NAME=VALUE for the packages' TestDispatch and TestManyDispatch
 }
@@ -149,7 +149,7 @@ var families = []family{
 		},
 	},
 	{
-		packages: []string{"./ghash"},
+		packages: []string{"./ghash", "./gcm"}, // gcm hashes with ghash's kernel
 		godebugs: []string{
 			"",
 			"cpu.avx512=off",
