@@ -25,7 +25,12 @@
 //   - GHASH: Key.SumGCM and the kernels' update loop (BenchmarkKeySumGCM,
 //     BenchmarkUpdate) against `openssl speed ghash`, and the generic kernel
 //     against crypto/cipher's portable GCM (BenchmarkStdlibGHASH) built by
-//     the installed Go and by the newest (-newest), whose GHASH differs.
+//     the installed Go and by the newest (-newest), whose GHASH differs;
+//   - GCM: gcm's Seal then Open against crypto/cipher's GCM over the same
+//     AES block hidden in a plain cipher.Block (its generic code, as for
+//     any cipher but crypto/aes's), and for a bare crypto/aes block (which
+//     gcm hands to crypto/cipher), built by both Go versions
+//     (BenchmarkSealOpen), with their allocations.
 //
 // Every side is timed by the wall clock (`openssl speed -elapsed`, and Go's
 // ns/op). Rows whose kernel this CPU cannot run are left out. The caption
@@ -90,6 +95,7 @@ var (
 	ghashSizes = []int{16, 64, 1024, 8192}
 	manyWorks  = []string{"16x8KiB", "1000xrand16KiB", "gitblobs"}
 	ghashNames = []string{"vpclmul512", "vpclmul256", "pclmul", "pclmul-sse"}
+	gcmImpls   = []string{"ours", "stdlib", "ours-aes", "stdlib-aes"}
 )
 
 // times holds every measurement's time per operation in each round,
@@ -165,7 +171,7 @@ func (b *binary) build(root, tmp string) error {
 // records each result's ns/op (and, for the git workload, files/s as
 // ns per file under the key with " files" appended) for round r.
 func (b *binary) bench(t times, r int, godebug, pattern string) error {
-	cmd := exec.Command(b.path, "-test.run", "^$", "-test.bench", pattern, "-test.benchtime", *benchtime)
+	cmd := exec.Command(b.path, "-test.run", "^$", "-test.bench", pattern, "-test.benchtime", *benchtime, "-test.benchmem")
 	cmd.Dir = b.dir
 	cmd.Env = append(os.Environ(), "GODEBUG="+godebug)
 	var out bytes.Buffer
@@ -184,6 +190,9 @@ func (b *binary) bench(t times, r int, godebug, pattern string) error {
 		}
 		if fps, ok := res.Metric("files/s"); ok {
 			t.add(key+" files", r, 1e9/fps)
+		}
+		if allocs, ok := res.Metric("allocs/op"); ok {
+			t.add(key+" allocs", r, allocs)
 		}
 	}
 	return nil
@@ -257,7 +266,9 @@ func main() {
 	sha1Bin := &binary{name: "sha1", pkg: "sha1", toolchain: "local"}
 	ghashBin := &binary{name: "ghash", pkg: "ghash", toolchain: "local"}
 	ghashNewest := &binary{name: "ghash-newest", pkg: "ghash", toolchain: *newest}
-	for _, b := range []*binary{sha1Bin, ghashBin, ghashNewest} {
+	gcmBin := &binary{name: "gcm", pkg: "gcm", toolchain: "local"}
+	gcmNewest := &binary{name: "gcm-newest", pkg: "gcm", toolchain: *newest}
+	for _, b := range []*binary{sha1Bin, ghashBin, ghashNewest, gcmBin, gcmNewest} {
 		if err := b.build(root, tmp); err != nil {
 			log.Fatalf("building %s's tests (GOTOOLCHAIN=%s): %v", b.pkg, b.toolchain, err)
 		}
@@ -291,6 +302,9 @@ func main() {
 			})
 		for _, n := range ghashSizes {
 			steps = append(steps, func() error { return openssl(t, r, "", "ghash", n) })
+		}
+		for _, b := range []*binary{gcmBin, gcmNewest} {
+			steps = append(steps, func() error { return b.bench(t, r, "", "^BenchmarkSealOpen$/"+alternatives(gcmImpls)+"/") })
 		}
 		// Alternate the order of the rounds, so that no measurement always
 		// runs first or last.
@@ -441,8 +455,40 @@ func tables(t times, caption string) string {
 		}
 		p("| %s | %s | %s |", b.label, b.what, strings.Join(cells, " / "))
 	}
+	p("")
+	p("**GCM**, Seal then Open (ghash kernel `%s`, the one `ghash.Kernel` names here), crypto/cipher's", ghashKernel(t))
+	p("time over `gcm`'s at 64 B / 1 KiB / 8 KiB: over AES hidden in a plain `cipher.Block`, where")
+	p("crypto/cipher runs its generic GCM (as for SM4, ARIA, Camellia, ...), and over a bare crypto/aes")
+	p("block, for which `gcm.New` returns crypto/cipher's own AES-GCM:")
+	p("")
+	p("| built by | plain block: generic GCM vs ours | allocations per Seal+Open (ours, crypto/cipher's) | bare AES block: crypto/cipher vs gcm.New |")
+	p("|---|---|---|---|")
+	for _, b := range []struct{ name, label string }{{"gcm", "the installed Go"}, {"gcm-newest", "`" + *newest + "`"}} {
+		key := func(impl string, n int) string { return fmt.Sprintf("%s |BenchmarkSealOpen/%s/%d", b.name, impl, n) }
+		var plain, bare []string
+		for _, n := range gcmSizes {
+			plain = append(plain, t.cell(key("stdlib", n), key("ours", n)))
+			bare = append(bare, t.cell(key("stdlib-aes", n), key("ours-aes", n)))
+		}
+		ours, _ := best(t, key("ours", 8192)+" allocs")
+		std, _ := best(t, key("stdlib", 8192)+" allocs")
+		p("| %s | %s | %.0f, %.0f | %s |", b.label, strings.Join(plain, " / "), ours, std, strings.Join(bare, " / "))
+	}
 	p("%s", end)
 	return w.String()
+}
+
+var gcmSizes = []int{64, 1024, 8192}
+
+// ghashKernel names the kernel the ghash benchmarks' process chose: the
+// fastest kernel of BenchmarkUpdate that ran, as ghash dispatches.
+func ghashKernel(t times) string {
+	for _, k := range ghashNames {
+		if t.has(fmt.Sprintf("ghash |BenchmarkUpdate/8192/%s", k)) {
+			return k
+		}
+	}
+	return "generic"
 }
 
 // best returns the least time of key over the rounds.
