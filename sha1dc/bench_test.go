@@ -1,0 +1,66 @@
+package sha1dc
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/simdhash/simdhash/sha1"
+)
+
+// The "sha1-<kernel>" entries run this project's plain SHA-1 in the same
+// process, as the baseline; with -tags purego both packages run their
+// portable Go code ("generic"), the comparison of one kernel class. The
+// comparison with sha1cd itself lives in gen/internal/sha1dccheck, where
+// sha1cd may be imported.
+
+var benchSink byte
+
+func BenchmarkSum(b *testing.B) {
+	buf := make([]byte, 8192)
+	for i := range buf {
+		buf[i] = byte(i)
+	}
+	for _, size := range []int{64, 8192} {
+		data := buf[:size]
+		b.Run("sha1dc-"+Kernel()+"/"+strconv.Itoa(size), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				s, _ := Sum(data)
+				benchSink += s[0]
+			}
+		})
+		b.Run("sha1-"+sha1.Kernel()+"/"+strconv.Itoa(size), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				s := sha1.Sum(data)
+				benchSink += s[0]
+			}
+		})
+	}
+}
+
+// BenchmarkCheck times the UBC check alone, on the W of a real block.
+func BenchmarkCheck(b *testing.B) {
+	var w [80]uint32
+	var s [len(testSteps)][5]uint32
+	h := initState
+	var q [BlockSize]byte
+	compressW(&h, &q, &w, &s)
+	for b.Loop() {
+		benchSink += byte(ubcCheck(&w))
+		w[40]++
+	}
+}
+
+// BenchmarkCompressW times the compression that keeps W and the states.
+func BenchmarkCompressW(b *testing.B) {
+	var w [80]uint32
+	var s [len(testSteps)][5]uint32
+	h := initState
+	var q [BlockSize]byte
+	b.SetBytes(BlockSize)
+	for b.Loop() {
+		compressW(&h, &q, &w, &s)
+	}
+	benchSink += byte(h[0])
+}
