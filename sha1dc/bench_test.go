@@ -64,3 +64,24 @@ func BenchmarkCompressW(b *testing.B) {
 	}
 	benchSink += byte(h[0])
 }
+
+// BenchmarkCheckRandom times the UBC check on the W of random blocks, as
+// in a message of random bytes.
+func BenchmarkCheckRandom(b *testing.B) {
+	const n = 256
+	ws := make([][80]uint32, n)
+	var s [len(testSteps)][5]uint32
+	h := initState
+	var q [BlockSize]byte
+	for i := range ws {
+		for j := range q {
+			q[j] = byte(i*977 + j*j*31 + j>>3)
+		}
+		compressW(&h, &q, &ws[i], &s)
+	}
+	i := 0
+	for b.Loop() {
+		benchSink += byte(ubcCheck(&ws[i%n]))
+		i++
+	}
+}
