@@ -1,0 +1,93 @@
+package sha1dc
+
+import (
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/simdhash/simdhash/internal/testvectors"
+)
+
+// forEachKernel runs f once per kernel of the registry, with that kernel
+// active, skipping those the CPU cannot run.
+func forEachKernel(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	if len(kernels) == 0 || kernels[len(kernels)-1].name != "generic" {
+		t.Fatalf("kernel registry must end with generic, got %v", kernelNames())
+	}
+	for i := range kernels {
+		k := &kernels[i]
+		t.Run(k.name, func(t *testing.T) {
+			if !k.available {
+				t.Skipf("kernel %q not available: the CPU lacks an extension it needs, or GODEBUG disabled one", k.name)
+			}
+			saved := active
+			active = k
+			t.Cleanup(func() { active = saved })
+			f(t)
+		})
+	}
+}
+
+func kernelNames() []string {
+	var names []string
+	for _, k := range kernels {
+		names = append(names, k.name)
+	}
+	return names
+}
+
+func randomBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// newRand returns a generator seeded from the test name, so every run of a
+// test sees the same data and a failure can be reproduced.
+func newRand(t testing.TB) *rand.Rand {
+	var seed uint64
+	for _, c := range t.Name() {
+		seed = seed*1099511628211 + uint64(c)
+	}
+	return rand.New(rand.NewPCG(seed, 0xdc))
+}
+
+// collisionFile returns testdata/sha1dc/name.
+func collisionFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(testvectors.Path("sha1dc", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// recorded returns the records of testdata/sha1dc/sha1cd-digests.txt with
+// their messages; with -short, only those of at most 64 KiB.
+func recorded(t testing.TB) ([]testvectors.SHA1DCRecord, [][]byte) {
+	t.Helper()
+	recs, err := testvectors.SHA1DCDigests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) < 100 {
+		t.Fatalf("sha1cd-digests.txt: %d records, want at least 100", len(recs))
+	}
+	var keep []testvectors.SHA1DCRecord
+	var msgs [][]byte
+	for _, r := range recs {
+		if testing.Short() && r.Prefix+r.Append > 64<<10 {
+			continue
+		}
+		m, err := testvectors.SHA1DCMessage(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keep = append(keep, r)
+		msgs = append(msgs, m)
+	}
+	return keep, msgs
+}
