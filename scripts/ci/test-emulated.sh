@@ -96,6 +96,14 @@ riscv64_kernel() { # riscv64_kernel [GOTOOLCHAIN]: the kernel its Go builds for 
 run riscv64 "" "" "SIMDHASH_SHA1_KERNEL=$(riscv64_kernel)" ./sha1
 GOTOOLCHAIN=$NEWEST_GO QEMU_TEST_DIR=$QEMU_TEST_DIR/$NEWEST_GO run riscv64 "" "" "SIMDHASH_SHA1_KERNEL=$(riscv64_kernel "$NEWEST_GO")" ./sha1
 
+# sha1dc: its one kernel so far, the portable "generic", built for 64- and
+# 32-bit, little- and big-endian (s390x) targets, each run checking
+# Kernel() (TestDispatch). Apart from the runs above; a few seconds each.
+run arm64 ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
+GOARM=7 run arm cortex-a15 "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
+run 386   ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
+run s390x ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
+
 failed=()
 # runspec SPEC [ENV...]: one queued run through scripts/ci/qemu-test.sh.
 runspec() {
