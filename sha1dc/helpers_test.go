@@ -1,6 +1,7 @@
 package sha1dc
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -90,4 +91,42 @@ func recorded(t testing.TB) ([]testvectors.SHA1DCRecord, [][]byte) {
 		msgs = append(msgs, m)
 	}
 	return keep, msgs
+}
+
+// recompressSlow is recompress written as loops over the steps, with f and
+// k of FIPS 180-4: the reference for the generated, unrolled one.
+func recompressSlow(testT int, dm, w *[80]uint32, st *[5]uint32) [5]uint32 {
+	a, b, c, d, e := st[0], st[1], st[2], st[3], st[4]
+	for t := testT - 1; t >= 0; t-- {
+		// Step t made (a, b, c, d, e) from (a', b', c', d', e'):
+		// a = ROTL5(a') + f(b', c', d') + e' + K + W, b = a',
+		// c = ROTL30(b'), d = c', e = d'.
+		pa, pb, pc, pd := b, bits.RotateLeft32(c, -30), d, e
+		pe := a - (bits.RotateLeft32(pa, 5) + f(t, pb, pc, pd) + k(t) + (w[t] ^ dm[t]))
+		a, b, c, d, e = pa, pb, pc, pd, pe
+	}
+	in := [5]uint32{a, b, c, d, e}
+	a, b, c, d, e = st[0], st[1], st[2], st[3], st[4]
+	for t := testT; t < 80; t++ {
+		n := bits.RotateLeft32(a, 5) + f(t, b, c, d) + e + k(t) + (w[t] ^ dm[t])
+		a, b, c, d, e = n, a, bits.RotateLeft32(b, 30), c, d
+	}
+	return [5]uint32{in[0] + a, in[1] + b, in[2] + c, in[3] + d, in[4] + e}
+}
+
+// f is SHA-1's function of step t (FIPS 180-4 section 4.1.1).
+func f(t int, b, c, d uint32) uint32 {
+	switch {
+	case t < 20:
+		return b&c | ^b&d
+	case t < 40, t >= 60:
+		return b ^ c ^ d
+	default:
+		return b&c | b&d | c&d
+	}
+}
+
+// k is SHA-1's constant of step t (FIPS 180-4 section 4.2.1).
+func k(t int) uint32 {
+	return [4]uint32{0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6}[t/20]
 }

@@ -124,8 +124,10 @@ func TestCompressW(t *testing.T) {
 	}
 }
 
-// TestRecompress checks recompress with a zero difference: from any step's
-// state it must give back the block's own chaining value.
+// TestRecompress checks the generated, unrolled recompression against
+// recompressSlow for every DV, on random blocks, states and differences, and
+// with a zero difference, where from any step's state it must give back the
+// block's own chaining value.
 func TestRecompress(t *testing.T) {
 	rng := newRand(t)
 	for range 100 {
@@ -140,6 +142,18 @@ func TestRecompress(t *testing.T) {
 			dv := dvInfo{state: i, testT: st}
 			if got := recompress(&dv, &w, &s[i]); got != out {
 				t.Fatalf("recompress from step %d with no difference: %08x, want %08x", st, got, out)
+			}
+		}
+		for i := range dvTable {
+			dv := dvTable[i]
+			if rng.IntN(2) == 0 {
+				for j := range dv.dm {
+					dv.dm[j] = rng.Uint32()
+				}
+			}
+			st := [5]uint32{rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32()}
+			if got, want := recompress(&dv, &w, &st), recompressSlow(dv.testT, &dv.dm, &w, &st); got != want {
+				t.Fatalf("DV %d (test step %d): recompress %08x, recompressSlow %08x", i, dv.testT, got, want)
 			}
 		}
 	}

@@ -6,7 +6,9 @@
 //     vectors' recompression steps and message differences; and
 //     compressW, the portable SHA-1 compression of one block that keeps
 //     W and the states before the recompression steps (ubc.TestSteps),
-//     with the rounds of internal/sha1round.
+//     with the rounds of internal/sha1round; and recompress, the
+//     recompression of a block along a DV from each of those states,
+//     unrolled.
 //   - -test (sha1dc/ubc_generated_test.go): the terms as a table, for
 //     the test that holds ubcCheck to the table evaluated term by term,
 //     and for every DV a W[lo..hi] that reaches it (ubc.Reach from a
@@ -154,7 +156,7 @@ const earlyExit = "\tif m == 0 {\n\t\treturn 0\n\t}\n"
 func source() string {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	p("package sha1dc\n\nimport (\n\t\"encoding/binary\"\n\t\"math/bits\"\n\n\t\"github.com/simdhash/simdhash/internal/sha1round\"\n)\n\n")
+	p("package sha1dc\n\nimport (\n\t\"encoding/binary\"\n\t\"math/bits\"\n\t\"strconv\"\n\n\t\"github.com/simdhash/simdhash/internal/sha1round\"\n)\n\n")
 
 	p("// The mask bit of each disturbance vector: bit i stands for dvTable[i].\nconst (\n")
 	for i, d := range ubc.DVs {
@@ -215,7 +217,55 @@ func source() string {
 	p("// testSteps[i]. The rounds are unrolled with the working variables\n")
 	p("// renamed, as in internal/sha1round.\n")
 	compress(p, "compressW", len(steps), nil)
+
+	p("\n// recompress returns the chaining value that a block with expanded message\n")
+	p("// w XOR dv.dm makes when its working variables entering step dv.testT are\n")
+	p("// st: the state before step 0 found by undoing steps testT-1 down to 0,\n")
+	p("// plus the state after step 79 from running steps testT to 79.\n")
+	p("func recompress(dv *dvInfo, w *[80]uint32, st *[5]uint32) [5]uint32 {\n\tswitch dv.testT {\n")
+	for _, st := range steps {
+		p("\tcase %d:\n\t\treturn recompress%d(w, &dv.dm, st)\n", st, st)
+	}
+	p("\tdefault:\n\t\tpanic(\"sha1dc: no recompression from step \" + strconv.Itoa(dv.testT))\n\t}\n}\n")
+	for _, st := range steps {
+		recompressFrom(p, st)
+	}
 	return b.String()
+}
+
+// recompressFrom emits recompress<T>, the recompression from the state
+// before step T, unrolled with constant indices.
+func recompressFrom(p func(string, ...any), T int) {
+	p("\n// recompress%d is recompress for a DV whose test step is %d.\n", T, T)
+	p("func recompress%d(w, dm *[80]uint32, st *[5]uint32) [5]uint32 {\n", T)
+	p("\ta, b, c, d, e := st[0], st[1], st[2], st[3], st[4]\n")
+	// Backwards: step t made a = ROTL5(a') + f(b', c', d') + e' + K + W,
+	// b = a', c = ROTL30(b'), d = c', e = d' from (a', ..., e'), so
+	// b' = ROTR30(c) and e' = a - (ROTL5(b) + f(ROTR30(c), d, e) + K + W),
+	// which goes where a was.
+	v := []string{"a", "b", "c", "d", "e"}
+	fs := [...]string{
+		"%[3]s ^ (%[1]s & (%[2]s ^ %[3]s))",           // Ch(b, c, d)
+		"%[1]s ^ %[2]s ^ %[3]s",                       // Parity
+		"(%[1]s & %[2]s) | (%[3]s & (%[1]s ^ %[2]s))", // Maj
+		"%[1]s ^ %[2]s ^ %[3]s",                       // Parity
+	}
+	ks := [...]string{"sha1round.K0", "sha1round.K1", "sha1round.K2", "sha1round.K3"}
+	for t := T - 1; t >= 0; t-- {
+		p("\t%s = bits.RotateLeft32(%s, -30)\n", v[2], v[2])
+		f := fmt.Sprintf(fs[t/20], v[2], v[3], v[4])
+		p("\t%s -= bits.RotateLeft32(%s, 5) + (%s) + %s + (w[%d] ^ dm[%d])\n", v[0], v[1], f, ks[t/20], t, t)
+		v = []string{v[1], v[2], v[3], v[4], v[0]}
+	}
+	p("\tin := [5]uint32{%s}\n", strings.Join(v, ", "))
+	p("\ta, b, c, d, e = st[0], st[1], st[2], st[3], st[4]\n")
+	v = []string{"a", "b", "c", "d", "e"}
+	for t := T; t < 80; t++ {
+		round := [...]string{"Ch", "Parity1", "Maj", "Parity3"}[t/20]
+		p("\t%s, %s = sha1round.%s(%s, w[%d]^dm[%d])\n", v[4], v[1], round, strings.Join(v, ", "), t, t)
+		v = []string{v[4], v[0], v[1], v[2], v[3]}
+	}
+	p("\treturn [5]uint32{in[0] + %s, in[1] + %s, in[2] + %s, in[3] + %s, in[4] + %s}\n}\n", v[0], v[1], v[2], v[3], v[4])
 }
 
 // compress emits a compression function called name that keeps W and the
