@@ -51,7 +51,8 @@ const (
 // mask of the disturbance vectors that survive them: bit i is set if an
 // attack along dvTable[i] could have made the block. Each line is one term:
 // the DVs named survive only if bit KA of w[A] XOR bit KB of w[B] is Eq.
-// It is ubcFirst's 24 terms, then ubcRest's.
+// It applies the first 24 terms of the order ubcRest explains, then
+// hands the mask to ubcRest for the others.
 func ubcCheck(w *[80]uint32) uint32 {
 	m := ^uint32(0)
 	m &^= uint32(int32(w[44]<<2^w[45]<<2)>>31) & (dvI48_0 | dvI51_0 | dvI52_0 | dvII45_0 | dvII46_0 | dvII50_0 | dvII51_0) // 44.29^45.29=0
@@ -81,9 +82,10 @@ func ubcCheck(w *[80]uint32) uint32 {
 	return ubcRest(w, m)
 }
 
-// ubcRest applies the terms that ubcFirst leaves out to its mask m, in
-// order of how many surviving DVs they clear on random data, the most
-// first, and returns as soon as no DV survives a group of 3.
+// ubcRest applies the terms that ubcCheck leaves to it to its mask m.
+// The terms are in a greedy order, each the one that clears the most
+// DVs still surviving on random words, so that the mask is zero soon;
+// ubcRest returns as soon as it is zero, checking after every 3 terms.
 func ubcRest(w *[80]uint32, m uint32) uint32 {
 	if m == 0 {
 		return 0

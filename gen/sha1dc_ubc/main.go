@@ -172,16 +172,18 @@ func source() string {
 	p("// mask of the disturbance vectors that survive them: bit i is set if an\n")
 	p("// attack along dvTable[i] could have made the block. Each line is one term:\n")
 	p("// the DVs named survive only if bit KA of w[A] XOR bit KB of w[B] is Eq.\n")
-	p("// It is ubcFirst's %d terms, then ubcRest's.\n", nfirst)
+	p("// It applies the first %d terms of the order ubcRest explains, then\n", nfirst)
+	p("// hands the mask to ubcRest for the others.\n")
 	p("func ubcCheck(w *[80]uint32) uint32 {\n\tm := ^uint32(0)\n")
 	for _, j := range ord[:nfirst] {
 		p("%s", termStmt(ubc.Terms[j]))
 	}
 	p("\treturn ubcRest(w, m)\n}\n\n")
 
-	p("// ubcRest applies the terms that ubcFirst leaves out to its mask m, in\n")
-	p("// order of how many surviving DVs they clear on random data, the most\n")
-	p("// first, and returns as soon as no DV survives a group of %d.\n", group)
+	p("// ubcRest applies the terms that ubcCheck leaves to it to its mask m.\n")
+	p("// The terms are in a greedy order, each the one that clears the most\n")
+	p("// DVs still surviving on random words, so that the mask is zero soon;\n")
+	p("// ubcRest returns as soon as it is zero, checking after every %d terms.\n", group)
 	p("func ubcRest(w *[80]uint32, m uint32) uint32 {\n")
 	for n, j := range ord[nfirst:] {
 		if group > 0 && n%group == 0 {
