@@ -78,7 +78,7 @@ test-purego: ## go test -tags purego ./...
 	$(GO) test -count=1 -tags purego ./...
 
 check-deps: ## fail if a module importing sha1, sha1dc and ghash inherits any module but golang.org/x/sys
-	$(call step,check-deps,a scratch client module of sha1, sha1dc and ghash)
+	$(call step,check-deps,a scratch client module of sha1 sha1dc and ghash)
 	bash scripts/ci/check-deps.sh
 
 test-newest-go: ## go vet on every target (and riscv64) and the library's native -short suite, built by the newest Go (NEWEST_GO)
