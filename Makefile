@@ -77,8 +77,8 @@ test-purego: ## go test -tags purego ./...
 	$(call step,test-purego,$(GO) test -count=1 -tags purego ./...)
 	$(GO) test -count=1 -tags purego ./...
 
-check-deps: ## fail if a module importing sha1, ghash and gcm inherits any module but golang.org/x/sys
-	$(call step,check-deps,a scratch client module of sha1, ghash and gcm)
+check-deps: ## fail if a module importing sha1, sha1dc, ghash and gcm inherits any module but golang.org/x/sys
+	$(call step,check-deps,a scratch client module of sha1 sha1dc ghash and gcm)
 	bash scripts/ci/check-deps.sh
 
 test-newest-go: ## go vet on every target (and riscv64) and the library's native -short suite, built by the newest Go (NEWEST_GO)
@@ -109,13 +109,14 @@ test-bochs: ## the amd64 kernels under bochs on an AVX-512 CPU model (Tiger Lake
 	bash scripts/bochs-test.sh ./ghash -test.run '^TestDispatch$$'
 	bash scripts/bochs-test.sh ./sha1 -test.run 'MatchesCPUInfo$$'
 
-fuzz: ## every Fuzz target of sha1, ghash and gcm, FUZZTIME (30s) each
+fuzz: ## every Fuzz target of sha1, sha1dc (also against sha1cd, in gen/), ghash and gcm, FUZZTIME (30s) each
 	$(call step,fuzz,every Fuzz target for $(FUZZTIME))
-	bash scripts/fuzz.sh ./sha1 ./ghash ./gcm
+	bash scripts/fuzz.sh ./sha1 ./sha1dc ./gen/internal/sha1dccheck ./ghash ./gcm
 
-bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt)
+bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt); sha1dc against sha1cd from gen/
 	$(call step,bench,$(GO) test -bench . -count $(COUNT) into $(BENCHOUT))
-	$(GO) test -run '^$$' -bench . -count $(COUNT) ./sha1 ./ghash ./gcm | tee $(BENCHOUT)
+	$(GO) test -run '^$$' -bench . -count $(COUNT) ./sha1 ./sha1dc ./ghash ./gcm | tee $(BENCHOUT)
+	$(GO) -C gen test -run '^$$' -bench . -count $(COUNT) ./internal/sha1dccheck | tee -a $(BENCHOUT)
 
 benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.txt'
 	$(GO) -C gen tool $(BENCHSTAT) $(abspath $(FILES))
@@ -126,7 +127,7 @@ mca: ## llvm-mca estimates: arm64/arm GHASH and SHA-1 (scripts/mca.sh, MCA_ARGS 
 	bash scripts/mca-x86.sh
 
 clean: ## remove bench output and stray test binaries
-	rm -f $(BENCHOUT) *.test sha1/*.test ghash/*.test gcm/*.test cpu.out mem.out
+	rm -f $(BENCHOUT) *.test sha1/*.test sha1dc/*.test ghash/*.test gcm/*.test cpu.out mem.out
 
 # The tuning workflow (issue #4): try a generator's knobs, sweep them all,
 # measure and plot the speed. None of these is part of `make test`.

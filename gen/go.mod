@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/emmansun/gmsm v0.15.5
 	github.com/mmcloughlin/avo v0.6.0
+	github.com/pjbgf/sha1cd v0.7.0
 	github.com/simdhash/simdhash v0.0.0
 	golang.org/x/sys v0.50.0
 	gonum.org/v1/plot v0.17.0

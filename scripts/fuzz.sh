@@ -3,6 +3,9 @@
 #
 #   scripts/fuzz.sh [PKG...]     (default ./sha1 ./ghash ./gcm; FUZZTIME=30s)
 #
+# A PKG under ./gen/ runs in the generators' module (go -C gen), where the
+# tests that compare with other modules (sha1cd) live.
+#
 # Targets are found with `go test -list '^Fuzz'`. A failure stops the run;
 # go test then writes the failing input under PKG/testdata/fuzz/FuzzX/:
 # commit it, and it becomes a regression test of the plain `go test`.
@@ -16,7 +19,11 @@ pkgs=("$@")
 
 n=0
 for pkg in "${pkgs[@]}"; do
-	if ! list=$("$GO" test -list '^Fuzz' "$pkg"); then
+	gotest=("$GO" test) arg=$pkg
+	if [[ $pkg == ./gen/* ]]; then
+		gotest=("$GO" -C gen test) arg=./${pkg#./gen/}
+	fi
+	if ! list=$("${gotest[@]}" -list '^Fuzz' "$arg"); then
 		echo "$list" >&2
 		echo "fuzz: FAILED: could not list the fuzz targets of $pkg (does it build?)" >&2
 		exit 1
@@ -30,11 +37,11 @@ for pkg in "${pkgs[@]}"; do
 		echo "fuzz: $pkg $t for $FUZZTIME"
 		corpus=$pkg/testdata/fuzz/$t
 		before=$(ls "$corpus" 2>/dev/null || true)
-		if ! "$GO" test -run '^$' -fuzz "^$t\$" -fuzztime "$FUZZTIME" "$pkg"; then
+		if ! "${gotest[@]}" -run '^$' -fuzz "^$t\$" -fuzztime "$FUZZTIME" "$arg"; then
 			new=$(comm -13 <(echo "$before") <(ls "$corpus" 2>/dev/null || true))
 			if [[ -n $new ]]; then
 				echo "fuzz: FAILED: $pkg $t; the failing input is $corpus/$new" >&2
-				echo "fuzz: replay it with: $GO test -run '^$t/$new\$' $pkg" >&2
+				echo "fuzz: replay it with: ${gotest[*]} -run '^$t/$new\$' $arg" >&2
 			else
 				echo "fuzz: FAILED: $pkg $t, with no failing input saved (a crash or hang of the fuzzing engine itself? see above)" >&2
 			fi

@@ -1,7 +1,7 @@
 // Package testvectors reads the known-answer files under the module's
 // testdata/ directory (their sources and licences are in
-// testdata/README.md) for the tests of sha1, ghash and internal/ref, so that
-// each format is parsed in one place.
+// testdata/README.md) for the tests of sha1, sha1dc, ghash and
+// internal/ref, so that each format is parsed in one place.
 package testvectors
 
 import (
@@ -289,4 +289,81 @@ func WycheproofAEAD(name string) (AEADFile, error) {
 		return f, fmt.Errorf("%s: %d cases, but the file says it has %d", name, n, f.NumberOfTests)
 	}
 	return f, nil
+}
+
+// A SHA1DCRecord is one line of testdata/sha1dc/sha1cd-digests.txt: the
+// digest and collision flag that github.com/pjbgf/sha1cd v0.7.0 gives for
+// the first Prefix bytes of the collision file File, followed by Append
+// bytes of the pattern AppendPattern.
+type SHA1DCRecord struct {
+	Line      int // line in the file, for error messages
+	File      string
+	Prefix    int
+	Append    int
+	Sum       [digestSize]byte
+	Collision bool
+}
+
+// AppendPattern returns the n bytes SHA1DCRecord.Append counts: byte i is
+// i*131+7 mod 256.
+func AppendPattern(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*131 + 7)
+	}
+	return b
+}
+
+// SHA1DCDigests parses testdata/sha1dc/sha1cd-digests.txt: lines of
+// "file prefix append digest collision", where collision is 0 or 1, after
+// '#' comment lines.
+func SHA1DCDigests() ([]SHA1DCRecord, error) {
+	name := Path("sha1dc", "sha1cd-digests.txt")
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var recs []SHA1DCRecord
+	for i, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		bad := func(why string) error { return fmt.Errorf("%s:%d: %s: %q", name, i+1, why, line) }
+		f := strings.Fields(line)
+		if len(f) != 5 {
+			return nil, bad("want 5 fields")
+		}
+		r := SHA1DCRecord{Line: i + 1, File: f[0]}
+		if r.Prefix, err = strconv.Atoi(f[1]); err != nil || r.Prefix < 0 {
+			return nil, bad("bad prefix length")
+		}
+		if r.Append, err = strconv.Atoi(f[2]); err != nil || r.Append < 0 {
+			return nil, bad("bad appended length")
+		}
+		if r.Sum, err = decodeDigest(f[3]); err != nil {
+			return nil, bad(err.Error())
+		}
+		switch f[4] {
+		case "0":
+		case "1":
+			r.Collision = true
+		default:
+			return nil, bad("collision must be 0 or 1")
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+// SHA1DCMessage returns the message of r: the first r.Prefix bytes of
+// testdata/sha1dc/r.File, then AppendPattern(r.Append).
+func SHA1DCMessage(r SHA1DCRecord) ([]byte, error) {
+	b, err := os.ReadFile(Path("sha1dc", r.File))
+	if err != nil {
+		return nil, err
+	}
+	if r.Prefix > len(b) {
+		return nil, fmt.Errorf("sha1cd-digests.txt:%d: prefix %d of %s, which has %d bytes", r.Line, r.Prefix, r.File, len(b))
+	}
+	return append(b[:r.Prefix:r.Prefix], AppendPattern(r.Append)...), nil
 }

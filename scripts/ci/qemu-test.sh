@@ -13,7 +13,7 @@
 #            unless TestDispatch ran and passed. Several, separated by spaces, are set
 #            together; for SIMDHASH_SHA1_MANY_KERNEL (sha1.ManyKernel) the test that
 #            must pass is TestManyDispatch. "" sets nothing and checks nothing.
-#   PKG      ./sha1, ./ghash, ./internal/ref, ...
+#   PKG      ./sha1, ./sha1dc, ./ghash, ./internal/ref, ...
 #   TESTFLAG extra test binary flags; the default is -test.short.
 #
 # The test binary is built with `go test -c`. When QEMU_TEST_DIR is set, the
@@ -107,7 +107,7 @@ fi
 [[ ${QEMU_TEST_BUILD_ONLY:-} == 1 ]] && exit 0
 
 # A clean environment for what the tests read: only what this run asks for.
-envs=(-u GODEBUG -u SIMDHASH_SHA1_KERNEL -u SIMDHASH_SHA1_MANY_KERNEL -u SIMDHASH_GHASH_KERNEL)
+envs=(-u GODEBUG -u SIMDHASH_SHA1_KERNEL -u SIMDHASH_SHA1_MANY_KERNEL -u SIMDHASH_SHA1DC_KERNEL -u SIMDHASH_GHASH_KERNEL)
 [[ $goarch == 386 ]] && envs+=(GOMAXPROCS=1)
 [[ -n $godebug ]] && envs+=(GODEBUG="$godebug")
 envs+=("${expects[@]}")

@@ -111,6 +111,13 @@ GOARM=7 run arm max        "" SIMDHASH_GHASH_KERNEL=pmull ./gcm
 GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_GHASH_KERNEL=generic ./gcm
 run s390x "" "" SIMDHASH_GHASH_KERNEL=generic ./gcm
 # --- end of gcm -------------------------------------------------------------
+# sha1dc: its one kernel so far, the portable "generic", built for 64- and
+# 32-bit, little- and big-endian (s390x) targets, each run checking
+# Kernel() (TestDispatch). Apart from the runs above; a few seconds each.
+run arm64 ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
+GOARM=7 run arm cortex-a15 "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
+run 386   ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
+run s390x ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
 
 failed=()
 # runspec SPEC [ENV...]: one queued run through scripts/ci/qemu-test.sh.

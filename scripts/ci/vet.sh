@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 GO=${GO:-go}
-LIBS=(./sha1 ./ghash ./gcm ./internal/...)
+LIBS=(./sha1 ./sha1dc ./ghash ./gcm ./internal/...)
 failed=()
 
 vet() { # vet LABEL ENV... -- ARGS...

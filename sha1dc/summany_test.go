@@ -1,0 +1,97 @@
+package sha1dc
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSumManyRandom hashes random batches that mix plain messages of
+// random lengths with the collision files, their prefixes and their
+// prefixes with data appended, and compares with Sum.
+func TestSumManyRandom(t *testing.T) {
+	rng := newRand(t)
+	files := [][]byte{collisionFile(t, "sha-mbles-1.bin"), collisionFile(t, "sha-mbles-2.bin"), collisionFile(t, "shattered-1.pdf")[:8192]}
+	rounds := 40
+	if testing.Short() {
+		rounds = 8
+	}
+	forEachKernel(t, func(t *testing.T) {
+		for range rounds {
+			msgs := make([][]byte, rng.IntN(40))
+			for i := range msgs {
+				switch rng.IntN(4) {
+				case 0:
+					f := files[rng.IntN(len(files))]
+					msgs[i] = append(f[:rng.IntN(len(f)+1):len(f)], randomBytes(rng, rng.IntN(100))...)
+				case 1:
+					msgs[i] = files[rng.IntN(len(files))]
+				default:
+					msgs[i] = randomBytes(rng, rng.IntN(3000))
+				}
+			}
+			sums := make([][Size]byte, len(msgs))
+			detected := make([]bool, len(msgs))
+			SumMany(sums, detected, msgs)
+			for i, m := range msgs {
+				if s, c := Sum(m); sums[i] != s || detected[i] != c {
+					t.Fatalf("message %d of %d (%d bytes): SumMany %x %v, Sum %x %v", i, len(msgs), len(m), sums[i], detected[i], s, c)
+				}
+			}
+		}
+	})
+}
+
+// TestSumManyAPI checks the panics of misuse, each naming the mistake, and
+// that messages may share memory.
+func TestSumManyAPI(t *testing.T) {
+	buf := make([]byte, 200)
+	mustPanic := func(what, want string, f func()) {
+		t.Helper()
+		defer func() {
+			r := recover()
+			if s, ok := r.(string); !ok || !strings.HasPrefix(s, "sha1dc: SumMany: ") || !strings.Contains(s, want) {
+				t.Errorf("%s: recovered %v, want a panic about %q", what, r, want)
+			}
+		}()
+		f()
+	}
+	mustPanic("fewer sums", "len(sums) = 1", func() { SumMany(make([][Size]byte, 1), make([]bool, 2), make([][]byte, 2)) })
+	mustPanic("fewer flags", "len(detected) = 1", func() { SumMany(make([][Size]byte, 2), make([]bool, 1), make([][]byte, 2)) })
+	mustPanic("nil flags", "len(detected) = 0", func() { SumMany(make([][Size]byte, 2), nil, make([][]byte, 2)) })
+	sums := make([][Size]byte, 2)
+	mustPanic("sums in a message", "sums overlaps msgs[1]", func() {
+		SumMany(sums, make([]bool, 2), [][]byte{nil, unsafeBytes(sums)})
+	})
+	flags := make([]bool, 3)
+	mustPanic("flags in a message", "detected overlaps msgs[2]", func() {
+		SumMany(make([][Size]byte, 3), flags, [][]byte{buf, buf[10:20], boolBytes(flags)[1:]})
+	})
+	SumMany(nil, nil, nil)
+	// Shared and overlapping messages are fine.
+	msgs := [][]byte{buf, buf[5:], buf[5:], buf[:0]}
+	s := make([][Size]byte, len(msgs))
+	d := make([]bool, len(msgs))
+	SumMany(s, d, msgs)
+	for i, m := range msgs {
+		if want, _ := Sum(m); s[i] != want || d[i] {
+			t.Errorf("message %d: %x %v, want %x false", i, s[i], d[i], want)
+		}
+	}
+}
+
+// TestSumManyLengths hashes one batch of every length from 0 to 300.
+func TestSumManyLengths(t *testing.T) {
+	rng := newRand(t)
+	var msgs [][]byte
+	for n := 0; n <= 300; n++ {
+		msgs = append(msgs, randomBytes(rng, n))
+	}
+	sums := make([][Size]byte, len(msgs))
+	detected := make([]bool, len(msgs))
+	SumMany(sums, detected, msgs)
+	for i, m := range msgs {
+		if s, c := Sum(m); sums[i] != s || detected[i] != c {
+			t.Fatalf("len %d: SumMany %x %v, Sum %x %v", len(m), sums[i], detected[i], s, c)
+		}
+	}
+}
