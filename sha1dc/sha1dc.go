@@ -37,6 +37,16 @@
 // table are generated from one description, gen/internal/ubc
 // (docs/sha1dc.md).
 //
+// # Timing
+//
+// The time a block takes depends on its content, as in git's
+// sha1collisiondetection and in sha1cd: the check stops as soon as no DV
+// survives (after a number of conditions that depends on W), and a block
+// with surviving DVs is recompressed. So sha1dc is for data that is not
+// secret, such as git objects and downloaded files; hash secrets (HMAC
+// keys, passwords) with package sha1, whose kernels do not branch on the
+// data.
+//
 // [Kernel] names the block function in use; for now it is the portable
 // Go code everywhere.
 package sha1dc
