@@ -134,15 +134,37 @@ label() {
 	echo "${a[3]}${goarm:+ GOARM=$goarm}${toolchain:+ GOTOOLCHAIN=$toolchain} ${a[7]}${a[4]:+ -cpu ${a[4]}}${a[5]:+ GODEBUG=${a[5]}}${a[6]:+ ${a[6]}}"
 }
 
-echo "emulated: building the test binaries for ${#specs[@]} runs"
-for spec in "${specs[@]}"; do
-	runspec "$spec" QEMU_TEST_BUILD_ONLY=1 >/dev/null || failed+=("$(label "$spec"): build")
-done
-
+# Each test binary once (runs that share a directory, GOARCH and package
+# share it), EMULATED_JOBS at a time.
 jobs=${EMULATED_JOBS:-$(nproc 2>/dev/null || echo 2)}
-echo "emulated: ${#specs[@]} qemu runs, $jobs at a time"
+declare -A seen=()
+builds=()
+for spec in "${specs[@]}"; do
+	IFS=$'\x1f' read -r -a a <<<"$spec"
+	key="${a[2]}|${a[3]}|${a[7]}" # QEMU_TEST_DIR, GOARCH, PKG
+	if [[ -z ${seen[$key]:-} ]]; then
+		seen[$key]=1
+		builds+=("$spec")
+	fi
+done
+echo "emulated: building ${#builds[@]} test binaries for ${#specs[@]} runs, $jobs at a time"
 out=$QEMU_TEST_DIR/out
 mkdir -p "$out"
+for i in "${!builds[@]}"; do
+	while (($(jobs -rp | wc -l) >= jobs)); do
+		wait -n || true
+	done
+	(runspec "${builds[$i]}" QEMU_TEST_BUILD_ONLY=1 >"$out/build$i" 2>&1; echo $? >"$out/build$i.rc") &
+done
+wait
+for i in "${!builds[@]}"; do
+	if [[ $(cat "$out/build$i.rc" 2>/dev/null) != 0 ]]; then
+		cat "$out/build$i" >&2
+		failed+=("$(label "${builds[$i]}"): build")
+	fi
+done
+
+echo "emulated: ${#specs[@]} qemu runs, $jobs at a time"
 for i in "${!specs[@]}"; do
 	while (($(jobs -rp | wc -l) >= jobs)); do
 		wait -n || true
