@@ -12,6 +12,7 @@ import (
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
+	"github.com/simdhash/simdhash/gen/internal/x86emu"
 	"github.com/simdhash/simdhash/internal/ref"
 )
 
@@ -47,7 +48,7 @@ func generateOn(newBackend func(*build.Context) Backend, p Params) (*ir.File, Ba
 	if err := Generate(ctx, b, p, "kernel"); err != nil {
 		return nil, b, err
 	}
-	f, err := compile(ctx)
+	f, err := x86emu.Compile(ctx)
 	return f, b, err
 }
 
@@ -69,24 +70,21 @@ func (in *lanesIn) blocks(l int) []byte {
 	return append(append([]byte(nil), in.seg[l][0][:64*r]...), in.seg[l][1][:64*(n-r)]...)
 }
 
-// runOnMachine runs the kernel of f on the model machine with state h,
-// the lanes' blocks in, n and live, and returns h afterwards. Every
-// segment is a region of its own, so the machine fails a read outside
-// any.
+// runOnMachine runs the kernel of f on the emulator (gen/internal/x86emu)
+// with state h, the lanes' blocks in, and n, and returns h afterwards.
+// Every segment is a region of its own, so the emulator fails a read
+// outside any.
 func runOnMachine(t *testing.T, f *ir.File, h [5][16]uint32, in *lanesIn, n int) [5][16]uint32 {
 	t.Helper()
-	m, err := newMachine(f, "kernel")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hAddr := m.alloc(5 * 64)
+	m := x86emu.New(f)
+	var hb, pb, cb []byte
 	for w := range h {
 		for l := range h[w] {
-			binary.LittleEndian.PutUint32(m.mem[hAddr+64*w+4*l:], h[w][l])
+			hb = binary.LittleEndian.AppendUint32(hb, h[w][l])
 		}
 	}
-	pAddr, cAddr := m.alloc(4*maxLanes*8), m.alloc(2*maxLanes*4)
-	placed := map[*byte]int{}
+	pb, cb = make([]byte, 4*maxLanes*8), make([]byte, 2*maxLanes*4)
+	placed := map[*byte]uint64{}
 	for l := range in.seg {
 		for i, d := range in.seg[l] {
 			if len(d) == 0 {
@@ -94,24 +92,22 @@ func runOnMachine(t *testing.T, f *ir.File, h [5][16]uint32, in *lanesIn, n int)
 			}
 			a, ok := placed[&d[0]]
 			if !ok {
-				a = m.alloc(len(d))
-				copy(m.mem[a:], d)
+				a = m.Alloc("segment", d, false)
 				placed[&d[0]] = a
 			}
-			binary.LittleEndian.PutUint64(m.mem[pAddr+8*(maxLanes*i+l):], uint64(a))
+			binary.LittleEndian.PutUint64(pb[8*(maxLanes*i+l):], a)
 		}
-		binary.LittleEndian.PutUint32(m.mem[cAddr+4*l:], uint32(in.rem[l]))
-		binary.LittleEndian.PutUint32(m.mem[cAddr+4*(maxLanes+l):], uint32(in.cnt[l]))
+		binary.LittleEndian.PutUint32(cb[4*l:], uint32(in.rem[l]))
+		binary.LittleEndian.PutUint32(cb[4*(maxLanes+l):], uint32(in.cnt[l]))
 	}
-	args := binary.LittleEndian.AppendUint64(nil, uint64(hAddr))
-	args = binary.LittleEndian.AppendUint64(args, uint64(pAddr))
-	args = binary.LittleEndian.AppendUint64(args, uint64(cAddr))
-	args = binary.LittleEndian.AppendUint64(args, uint64(n))
-	m.call(args)
+	hAddr := m.Alloc("h", hb, true)
+	m.Args["h"], m.Args["p"], m.Args["c"], m.Args["n"] = hAddr, m.Alloc("p", pb, true), m.Alloc("c", cb, true), uint64(n)
+	m.Run(x86emu.Function(f, "kernel"), 200000)
 	var out [5][16]uint32
+	hb = m.Bytes(hAddr, len(hb))
 	for w := range out {
 		for l := range out[w] {
-			out[w][l] = binary.LittleEndian.Uint32(m.mem[hAddr+64*w+4*l:])
+			out[w][l] = binary.LittleEndian.Uint32(hb[64*w+4*l:])
 		}
 	}
 	return out
@@ -165,14 +161,14 @@ func randomLanes(rng *rand.Rand, n int, all uint32) (h [5][16]uint32, in *lanesI
 	return h, in
 }
 
-// TestMachine runs every variant of both kernels on the model machine (of
+// TestEmulated runs every variant of both kernels on the emulator (of
 // a kernel the CPU runs, which TestSweep runs natively, two) against
 // FIPS 180-4: one to three blocks (the prologue, the loop and the
 // branch out of the last block), every lane absorbing all of them or only
 // some (retiring early, or not at all), each lane's blocks in one segment
-// or two. The machine fails a kernel that
+// or two. The emulator fails a kernel that
 // reads outside the blocks it was given.
-func TestMachine(t *testing.T) {
+func TestEmulated(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	random := 2
 	if testing.Short() {
@@ -182,7 +178,7 @@ func TestMachine(t *testing.T) {
 		ps := variants(nb(nil), rng, random)
 		if runtime.GOARCH == "amd64" && runnable(nb(nil).Name()) {
 			// TestSweep runs every variant natively: here the defaults
-			// and the gather load check the machine against the CPU.
+			// and the gather load check the emulator against the CPU.
 			ps = ps[:1]
 			q := ps[0]
 			q.Load = LoadGather

@@ -75,10 +75,10 @@
 // # Tests
 //
 // The 16-lane kernel cannot run on a CPU without AVX-512, so the tests run
-// every variant of a kernel the CPU lacks on a model machine
-// (machine_test.go) that executes avo's instructions with the SDM's
+// every variant of a kernel the CPU lacks on the emulator of
+// gen/internal/x86emu, which executes avo's instructions with the SDM's
 // semantics, every variant the CPU runs natively (TestSweep), and two of
-// those on the machine as well, which checks the machine against the CPU;
-// each against FIPS 180-4. TestEncodings checks with GNU objdump that the
-// assembled instructions are the ones the machine executes.
+// those on the emulator as well, which checks it against the CPU; each
+// against FIPS 180-4. TestEncodings checks with GNU objdump that the
+// assembled instructions are the ones the emulator executes.
 package sha1mb

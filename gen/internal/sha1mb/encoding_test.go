@@ -14,14 +14,15 @@ import (
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/x86emu"
 )
 
 // TestEncodings assembles every variant of both kernels (with -short,
 // their defaults and the gather load) with Go's assembler, disassembles the linked code with GNU objdump, and checks
 // that each vector and opmask instruction is the one avo holds, operand by
 // operand (registers, immediates, memory operands, broadcast, masking), in
-// the order the model machine reads them. The machine runs the 16-lane
-// kernel here, where nothing else can; this is what ties the machine's
+// the order the emulator reads them. The emulator runs the 16-lane
+// kernel here, where nothing else can; this is what ties the emulator's
 // reading of the instructions to the bytes a CPU with AVX-512 will run.
 func TestEncodings(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
@@ -116,7 +117,7 @@ func canonGo(inst *ir.Instruction) (string, bool) {
 			}
 			s = append(s, m)
 		default:
-			s = append(s, fmt.Sprintf("$%#x", constValue(o)))
+			s = append(s, fmt.Sprintf("$%#x", x86emu.Const(o)))
 		}
 	}
 	return op + " " + strings.Join(s, ",") + mask, true

@@ -32,8 +32,8 @@ func runnable(name string) bool {
 // varied alone from the defaults; SIMDHASH_SWEEP=full adds 12 random
 // combinations) of each kernel this CPU runs into a scratch package under
 // testdata/, assembled by Go's assembler, and runs each natively against
-// internal/ref, with every lane's blocks between guard pages. (TestMachine
-// runs the same variants on the model machine, for the kernels the CPU
+// internal/ref, with every lane's blocks between guard pages. (TestEmulated
+// runs the same variants on the emulator, for the kernels the CPU
 // lacks.)
 func TestSweep(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
@@ -49,7 +49,7 @@ func TestSweep(t *testing.T) {
 		b := nb(nil)
 		ps := variants(b, rng, random)
 		if !runnable(b.Name()) {
-			t.Logf("this CPU cannot run %s kernels: its %d variants run on the model machine only (TestMachine)", b.Name(), len(ps))
+			t.Logf("this CPU cannot run %s kernels: its %d variants run on the emulator only (TestEmulated)", b.Name(), len(ps))
 			continue
 		}
 		for _, p := range ps {
