@@ -32,6 +32,7 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/emit"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1arm"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
 // options are the generator's target and knobs (knobs.go).
@@ -84,7 +85,8 @@ var inOrderCore = emit.Core{
 	},
 }
 
-const signature = "func(h *[5]uint32, p []byte)"
+// signature is the block function's, of the Blocks form.
+var signature = sha1sched.Contract{}.Signature()
 
 // must returns v, and panics if err is not nil: for the emitters' checks
 // of constant arguments (the build constraint, the signature), which fail

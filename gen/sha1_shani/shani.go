@@ -7,6 +7,7 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 	"github.com/simdhash/simdhash/gen/internal/sha1x86"
 )
 
@@ -170,7 +171,7 @@ func generate(ctx *build.Context) error {
 
 	ctx.Function("blockSHANI")
 	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr("func(h *[5]uint32, p []byte)")
+	ctx.SignatureExpr(sha1sched.Contract{}.Signature())
 	sha1x86.BlockArgs(ctx, hp, a.ptr, end)
 
 	ctx.Comment("A..D with A in the top lane; E in the top lane of e0, zeros below.")

@@ -123,8 +123,9 @@ func (b *backend) Jump(label string)                  { b.m.jump(label) }
 // Begin starts the function: it finds the blocks, loads h (on arm64 into
 // the registers that keep it, from which the first rounds read a..e; on
 // arm into the working registers, rotated for c, d and e with Rol30Fold)
-// and the constants.
-func (b *backend) Begin(fn string) {
+// and the constants. Its kernels keep and return nothing but h (Generate
+// asks for no more).
+func (b *backend) Begin(fn string, _ sha1sched.Contract) {
 	b.m = b.newMachine(fn)
 	m, r := b.m, &b.regs
 	ring := "on the stack"
@@ -202,6 +203,9 @@ func (b *backend) rotateHow() rotateHow {
 	}
 	return rotateROR
 }
+
+// KeepState is not called: the ARM kernels keep no trace.
+func (b *backend) KeepState(i, t int) { panic("sha1arm: no trace") }
 
 func (b *backend) Advance(label string) { b.m.advance(b.regs.ptr, b.regs.end, label) }
 

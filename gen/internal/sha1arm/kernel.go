@@ -9,9 +9,6 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
-// Signature is the Go signature of the block functions.
-const Signature = "func(h *[5]uint32, p []byte)"
-
 // Name is the kernel's name, as sha1.Kernel reports it.
 const Name = "neon"
 
@@ -39,7 +36,7 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 		file = f.File
 		k := KTable(file, "sha1NEONK")
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, Signature))
+			fn := must(f.Func(name, sha1sched.Contract{}.Signature()))
 			fn.SetFrame(a64Frame)
 			return &a64{f: fn, ktab: k, slots: [4]greg(b.regs.ring)}
 		}
@@ -51,14 +48,14 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 		file = f.File
 		k := KTable(file, "sha1NEONK")
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, Signature))
+			fn := must(f.Func(name, sha1sched.Contract{}.Signature()))
 			fn.SetFrame(a32Frame)
 			return &a32{f: fn, ktab: k}
 		}
 	default:
 		return nil, "", fmt.Errorf("sha1arm: no architecture %d", a)
 	}
-	if err := sha1sched.Generate(b, p.Schedule, name); err != nil {
+	if err := sha1sched.Generate(b, p.Schedule, name, sha1sched.Contract{}); err != nil {
 		return nil, "", err
 	}
 	if p.Order != OrderDescription {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
 	"github.com/simdhash/simdhash/gen/internal/knob"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
 // TestSweep generates, for arm64 and arm, a kernel for every value of
@@ -42,7 +43,7 @@ func TestSweep(t *testing.T) {
 				t.Fatalf("%s %s: %v", a, a.Schedule(p), err)
 			}
 			label := a.String() + " " + a.Schedule(p)
-			sw.Add(a.String(), file, label, []string{Function}, Signature, func(names []string) string {
+			sw.Add(a.String(), file, label, []string{Function}, sha1sched.Contract{}.Signature(), func(names []string) string {
 				return fmt.Sprintf("\t{%q, %s},\n", label, names[0])
 			})
 		}

@@ -19,7 +19,7 @@ const (
 	blockBytes = 64 // the SHA-1 block
 )
 
-// Signature is the Go signature of every multi-lane kernel: h[i][l] is
+// contract is every multi-lane kernel's (sha1sched.Lanes): h[i][l] is
 // word i of lane l's state; lane l absorbs c[1][l] of the n blocks (n is
 // the largest), c[0][l] of them at p[0][l] and the rest at p[1][l] (with
 // c[0][l] <= 0, all at p[0][l]); p[2][l] and p[3][l] are addresses to
@@ -27,9 +27,9 @@ const (
 // its own pointers and counts, so their values afterwards are unspecified.
 // The arrays have room for 16 lanes; a kernel with fewer uses the first
 // ones.
-const Signature = "func(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]int32, n int)"
+var contract = sha1sched.Contract{Form: sha1sched.Lanes}
 
-// maxLanes is the room for lanes in the arrays of Signature.
+// maxLanes is the room for lanes in the arrays of the contract.
 const maxLanes = 16
 
 // vars names the registers of a round's working variables and the one
@@ -118,7 +118,7 @@ func (e *emitter) function(name string) error {
 		attrs = attr.NOSPLIT // no stack frame
 	}
 	c.Attributes(attrs)
-	c.SignatureExpr(Signature)
+	c.SignatureExpr(contract.Signature())
 	sched := fmt.Sprintf("Schedule: %s.", e.p.String(b))
 	c.Comment(fmt.Sprintf("%s absorbs n blocks of each of %d lanes into h, %d lanes per vector register.", name, b.Lanes(), b.Lanes()), sched)
 

@@ -129,7 +129,7 @@ func scratchKernels(t *testing.T, vs []scratchVariant) string {
 		if err := avogen.Write(ctx, out, "sweep", []string{"TestSweep", v.name}); err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&decl, "//go:noescape\nfunc %s%s\n\n", name, strings.TrimPrefix(Signature, "func"))
+		fmt.Fprintf(&decl, "//go:noescape\n%s\n\n", contract.Decl(name))
 		fmt.Fprintf(&table, "\t{%q, %d, %s},\n", v.name, b.Lanes(), name)
 	}
 	table.WriteString("}\n")

@@ -24,13 +24,19 @@ type Backend interface {
 	// placed after it in the same round may then overwrite that slot.
 	Round(r Round) []Step
 
-	// Begin starts the function name, func(h *[5]uint32, p []byte): it
-	// loads the arguments, jumps to the end (Finish) when p holds no
-	// whole block, sets the working variables a..e from h, keeps h where
-	// NextBlock and Finish find it, points at p's first block, sets up the
-	// constants and a ring of RingWords W+K words, and names the
-	// generated schedule in a comment.
-	Begin(name string)
+	// Begin starts the function name with contract c (of the Blocks
+	// form): it loads the arguments, jumps to the end (Finish) when p
+	// holds no whole block, sets the working variables a..e from h, keeps
+	// h where NextBlock and Finish find it, points at p's first block,
+	// sets up the constants and a ring of RingWords W+K words, and names
+	// the generated schedule in a comment. NextBlock and Finish count the
+	// blocks for c's Result.
+	Begin(name string, c Contract)
+	// KeepState stores the working variables after the first t rounds of
+	// the block as the trace's state i (Contract.Trace[i] = t); Generate
+	// calls it only for a contract with a Trace. KeepW operations store
+	// the trace's W.
+	KeepState(i, t int)
 	// Comment emits a comment line.
 	Comment(format string, args ...any)
 	// Label places a branch target.
@@ -48,22 +54,31 @@ type Backend interface {
 	Finish()
 }
 
-// Generate describes the one-block kernel name with schedule s to b, and
-// replays its W+K accesses (see Model) before it returns: an error means
-// the schedule cannot work, and the emitted code must be discarded.
-func Generate(b Backend, s Schedule, name string) error {
+// Generate describes the one-block kernel name with schedule s and
+// contract c (of the Blocks form) to b, and replays its W+K accesses (see
+// Model) before it returns: an error means the schedule cannot work, and
+// the emitted code must be discarded.
+func Generate(b Backend, s Schedule, name string, c Contract) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	return generate(b, s, name)
+	if c.Form != Blocks {
+		return fmt.Errorf("%s: the one-stream description takes the Blocks form", name)
+	}
+	for _, t := range c.Trace {
+		if t < 1 || t > 80 {
+			return fmt.Errorf("%s: a trace of the state after %d rounds: want 1..80", name, t)
+		}
+	}
+	return generate(b, s, name, c)
 }
 
-// generate is Generate without the up-front Validate, so that tests can
+// generate is Generate without the up-front checks, so that tests can
 // show the ring model rejecting what Validate would have.
-func generate(b Backend, s Schedule, name string) error {
-	d := &driver{b: b, s: s, ring: &Model{}}
+func generate(b Backend, s Schedule, name string, c Contract) error {
+	d := &driver{b: b, s: s, c: c, ring: &Model{}}
 	L := int(s.Lookahead)
-	b.Begin(name)
+	b.Begin(name, c)
 	b.Comment("Prologue: W+K for rounds 0..%d of the first block.", L-1)
 	for r := -L; r < 0; r++ {
 		for _, st := range d.precalc(r) {
@@ -80,13 +95,13 @@ func generate(b Backend, s Schedule, name string) error {
 	// is read and no block pointer has to be chosen without a branch.
 	first := 80 - L
 	for t := 0; t < first; t++ {
-		s.Placement.Merge(d.round(t), d.precalc(t))
+		d.merge(t, d.precalc(t))
 	}
 	head := d.ring.Cut()
 	b.Comment("Advance to the next block, or finish the last one without the look-ahead.")
 	b.Advance("last")
 	for t := first; t < 80; t++ {
-		s.Placement.Merge(d.round(t), d.precalc(t))
+		d.merge(t, d.precalc(t))
 	}
 	next := d.ring.Cut()
 	b.NextBlock()
@@ -94,7 +109,7 @@ func generate(b Backend, s Schedule, name string) error {
 
 	b.Label("last")
 	for t := first; t < 80; t++ {
-		s.Placement.Merge(d.round(t), nil)
+		d.merge(t, nil)
 	}
 	last := d.ring.Cut()
 	// Every round reads its word once, in the loop and in the last block.
@@ -125,7 +140,19 @@ func generate(b Backend, s Schedule, name string) error {
 type driver struct {
 	b    Backend
 	s    Schedule
+	c    Contract
 	ring *Model
+}
+
+// merge emits round t with the vector steps it hosts, then what the trace
+// keeps of the state after it.
+func (d *driver) merge(t int, vector []Step) {
+	d.s.Placement.Merge(d.round(t), vector)
+	for i, after := range d.c.Trace {
+		if after == t+1 {
+			d.b.KeepState(i, after)
+		}
+	}
 }
 
 // precalc returns the vector steps that round r hosts: one quarter of the
@@ -142,8 +169,11 @@ func (d *driver) precalc(r int) []Step {
 func (d *driver) groupSteps(g int) []Step {
 	var steps []Step
 	for _, op := range Group(g, d.b.Rotate()) {
-		if op.Kind == Store {
+		switch {
+		case op.Kind == Store:
 			op.WK = d.ring.Write(op.Word, RingSlot(op.Word))
+		case op.Kind == AddK && d.c.Trace != nil: // op.A holds the group's W
+			steps = append(steps, d.b.Vector(VOp{Kind: KeepW, A: op.A, Word: op.Word, Group: op.Group})...)
 		}
 		steps = append(steps, Commented(d.b, op.Comment, d.b.Vector(op))...)
 	}

@@ -87,9 +87,13 @@ const (
 	// Store writes A, W+K for words Word..Word+3 of the stream (80 and up
 	// for the next block), into the ring at the slot that WK records.
 	Store
+	// KeepW writes A, words Word..Word+3 of the block's W (Word < 80),
+	// into the trace (Contract.Trace); Generate adds it to a group before
+	// its AddK.
+	KeepW
 )
 
-var vkindNames = [...]string{"LoadBE", "Xor", "Straddle", "WordsDown", "WordsUp", "Rol", "XorRol", "AddK", "Store"}
+var vkindNames = [...]string{"LoadBE", "Xor", "Straddle", "WordsDown", "WordsUp", "Rol", "XorRol", "AddK", "Store", "KeepW"}
 
 func (k VKind) String() string { return vkindNames[k] }
 

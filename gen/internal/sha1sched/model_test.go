@@ -25,7 +25,10 @@ type cpu struct {
 	r    [8]uint32 // the five working variables (renamed by round) and two temporaries
 	h    [5]uint32
 	ring [RingWords]uint32
-	wk   [4]uint32 // W+K words loaded ahead (model.loads)
+	wk   [4]uint32   // W+K words loaded ahead (model.loads)
+	w    [80]uint32  // the trace's W (KeepW)
+	s    [][5]uint32 // the trace's states (KeepState)
+	n    uint32      // the result: the blocks absorbed
 	msg  []byte
 	ptr  int // this block's offset in msg
 	end  int // one past the last whole block
@@ -63,8 +66,9 @@ func (b *model) Comment(format string, args ...any) {}
 func (b *model) Label(name string)                  { b.labels[name] = len(b.prog) }
 func (b *model) Jump(label string)                  { b.emit("jump "+label, b.jumpTo(label)) }
 
-func (b *model) Begin(name string) {
+func (b *model) Begin(name string, c Contract) {
 	b.emit("begin", func(m *cpu) {
+		m.s = make([][5]uint32, len(c.Trace))
 		m.ptr, m.end = 0, len(m.msg)&^63
 		if m.end == 0 {
 			b.jumpTo("done")(m)
@@ -92,6 +96,15 @@ func (b *model) NextBlock() {
 		for i := range m.h {
 			m.r[name(i, 0)] = m.h[i]
 		}
+		m.n++
+	})
+}
+
+func (b *model) KeepState(i, t int) {
+	b.emit(fmt.Sprintf("s[%d] = a..e", i), func(m *cpu) {
+		for j := range m.s[i] {
+			m.s[i][j] = m.r[name(j, t)]
+		}
 	})
 }
 
@@ -100,6 +113,7 @@ func (b *model) Finish() {
 		for i := range m.h {
 			m.h[i] += m.r[name(i, 80)]
 		}
+		m.n++
 	})
 	b.Label("done")
 	b.emit("return", func(m *cpu) { m.pc = len(b.prog) })
@@ -262,6 +276,8 @@ func (m *cpu) vector(op VOp, slot Slot, shape RotateShape) error {
 		for i := range 4 {
 			m.ring[slot.Off/4+i] = v[op.A][i]
 		}
+	case KeepW:
+		copy(m.w[op.Word:], v[op.A][:])
 	default:
 		return fmt.Errorf("model: no operation %v", op.Kind)
 	}
@@ -270,18 +286,24 @@ func (m *cpu) vector(op VOp, slot Slot, shape RotateShape) error {
 
 // run runs the program on h and msg, and returns the new h.
 func (b *model) run(h [5]uint32, msg []byte) ([5]uint32, error) {
+	m, err := b.exec(h, msg)
+	return m.h, err
+}
+
+// exec runs the program on h and msg, and returns the machine's state.
+func (b *model) exec(h [5]uint32, msg []byte) (*cpu, error) {
 	m := &cpu{h: h, msg: msg}
 	for i := range m.v {
 		m.v[i] = [4]uint32{poison, poison, poison, poison}
 	}
 	for steps := 0; m.pc < len(b.prog); m.pc++ {
 		if steps++; steps > 10000*(len(msg)/64+2) {
-			return m.h, fmt.Errorf("model: no end after %d instructions", steps)
+			return m, fmt.Errorf("model: no end after %d instructions", steps)
 		}
 		b.prog[m.pc](m)
 		if m.err != nil {
-			return m.h, fmt.Errorf("instruction %d (%s): %w", m.pc, b.text[m.pc], m.err)
+			return m, fmt.Errorf("instruction %d (%s): %w", m.pc, b.text[m.pc], m.err)
 		}
 	}
-	return m.h, nil
+	return m, nil
 }

@@ -95,7 +95,7 @@ func TestModelMatchesReference(t *testing.T) {
 		for i, s := range all {
 			b := newModel(shape)
 			b.loads = []int{1, 2, 4}[i%3] // reads ahead (Round.Ahead)
-			if err := Generate(b, s, "block"); err != nil {
+			if err := Generate(b, s, "block", Contract{}); err != nil {
 				t.Fatalf("%v %s, %d loads: %v", shape, s, b.loads, err)
 			}
 			for n := 0; n <= 4; n++ {
@@ -121,6 +121,53 @@ func TestModelMatchesReference(t *testing.T) {
 	}
 }
 
+// A kernel with a trace keeps, of the last block it absorbs, W[0..79] and
+// the working variables after 58 and 65 rounds (and after one and all 80),
+// as FIPS 180-4 computes them (ref.SHA1Steps), and returns the number of
+// blocks absorbed, for every look-ahead and placement on both shapes.
+func TestTrace(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	c := Contract{Trace: []int{58, 65, 1, 80}, Result: Absorbed}
+	for _, shape := range shapes {
+		for _, s := range schedules() {
+			if s.Ch != ChXor || s.Maj != MajXor {
+				continue // the forms change no W and no state
+			}
+			b := newModel(shape)
+			if err := Generate(b, s, "block", c); err != nil {
+				t.Fatalf("%v %s: %v", shape, s, err)
+			}
+			for n := 1; n <= 3; n++ {
+				msg := make([]byte, 64*n+rng.Intn(64))
+				rng.Read(msg)
+				h := [5]uint32{rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32()}
+				m, err := b.exec(h, msg)
+				if err != nil {
+					t.Fatalf("%v %s, %d blocks: %v", shape, s, n, err)
+				}
+				ref.SHA1Blocks(&h, msg[:64*(n-1)])
+				w, states := ref.SHA1Steps(h, (*[64]byte)(msg[64*(n-1):]))
+				if m.w != w {
+					t.Fatalf("%v %s, %d blocks: W = %08x,\nwant %08x", shape, s, n, m.w, w)
+				}
+				for i, after := range c.Trace {
+					if m.s[i] != states[after] {
+						t.Fatalf("%v %s, %d blocks: after %d rounds %08x, want %08x", shape, s, n, after, m.s[i], states[after])
+					}
+				}
+				if m.n != uint32(n) {
+					t.Fatalf("%v %s: %d blocks absorbed, %d returned", shape, s, n, m.n)
+				}
+			}
+		}
+	}
+	for _, bad := range []Contract{{Trace: []int{0}}, {Trace: []int{81}}, {Form: Lanes}} {
+		if err := Generate(newModel(RotateInto), Schedule{Lookahead: 16}, "block", bad); err == nil {
+			t.Errorf("Generate accepted %+v", bad)
+		}
+	}
+}
+
 // The ring model, not only Validate, rejects look-aheads the ring cannot
 // hold: too short, and a round reads a slot its group has not stored yet;
 // too long, and a store overwrites a word not yet read. A burst placement
@@ -137,7 +184,7 @@ func TestRingModelRejects(t *testing.T) {
 			t.Errorf("Validate accepted %s", s)
 		}
 		for _, shape := range shapes {
-			err := generate(newModel(shape), s, "block")
+			err := generate(newModel(shape), s, "block", Contract{})
 			if err == nil || !strings.Contains(err.Error(), "would read W+K slot") {
 				t.Errorf("%v %s: the ring model said %v, want a slot error", shape, s, err)
 			}
@@ -168,7 +215,7 @@ func TestReadsOnce(t *testing.T) {
 		}, "round 70 0 times"},
 	} {
 		b := &skewed{newModel(RotateInto), c.skew}
-		if err := Generate(b, s, "block"); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := Generate(b, s, "block", Contract{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Generate said %v, want %q", c.name, err, c.want)
 		}
 	}

@@ -101,7 +101,7 @@ func (e *backend) pairGroupSteps(g, base int) []step {
 func (e *backend) pairFunction(name string) error {
 	c, pp := e.ctx, e.pair
 	// Not NOSPLIT: 1.3 KB of buffers is over the nosplit limit.
-	e.begin(name, 0, "two blocks per vector pass, with AVX2, BMI1 and BMI2")
+	e.begin(name, 0, "two blocks per vector pass, with AVX2, BMI1 and BMI2", sha1sched.Contract{})
 	pp.bufs = [2]Mem{c.AllocLocal(pairBufBytes), c.AllocLocal(pairBufBytes)}
 	pp.end = c.AllocLocal(8)
 	abcde := [5]reg.GPPhysical{reg.EAX, reg.EBX, reg.ECX, reg.EDX, reg.ESI}

@@ -33,6 +33,9 @@ type backend struct {
 	end        reg.GPPhysical     // one past the last whole block, until stored in endMem (h[1] is the same register)
 	ktab, ring Mem                // K table, and the W+K ring on the stack
 	bswapMem   Mem                // the PSHUFB byte-swap indexes
+	c          sha1sched.Contract // what the kernel keeps and returns besides h
+	trace      [2]Mem             // with c.Trace: W and the states, on the stack until Finish copies them out
+	ret        Mem                // with c.Result: the blocks absorbed, counted in the result slot
 
 	lanes int       // blocks per vector register: 1, or 2 for the pair kernel
 	pair  *pairPlan // the pair kernel's buffers and pointers, else nil
@@ -83,12 +86,16 @@ func (e *backend) Label(name string)                  { e.ctx.Label(name) }
 func (e *backend) Jump(label string)                  { e.ctx.JMP(LabelRef(label)) }
 
 // Begin emits the TEXT, the argument loads, h into registers, round 0's
-// plain b, and the byte-swap indexes; the ring and end live on the stack.
-func (e *backend) Begin(name string) {
+// plain b, and the byte-swap indexes; the ring and end live on the stack,
+// and so does a trace until Finish.
+func (e *backend) Begin(name string, k sha1sched.Contract) {
 	c := e.ctx
-	e.begin(name, attr.NOSPLIT, "with the "+e.isa.Name()+" instruction set")
+	e.begin(name, attr.NOSPLIT, "with the "+e.isa.Name()+" instruction set", k)
 	e.ring = c.AllocLocal(4 * sha1sched.RingWords)
 	e.endMem = c.AllocLocal(8)
+	if k.Trace != nil {
+		e.trace = [2]Mem{c.AllocLocal(4 * 80), c.AllocLocal(20 * len(k.Trace))}
+	}
 	v := e.vars(0)
 	e.loadArgs(e.end, e.endMem, v)
 	c.Comment("h kept in registers until the end.")
@@ -106,7 +113,20 @@ func (e *backend) Advance(label string) {
 	c.JAE(LabelRef(label))
 }
 
+// KeepState stores a..e after t rounds on the stack, b rotated back from
+// the rol5(b) its register holds.
+func (e *backend) KeepState(i, t int) {
+	c, v := e.ctx, e.vars(t)
+	s := e.trace[1].Offset(20 * i)
+	c.MOVL(v.b, e.tmp)
+	c.RORL(U8(5), e.tmp)
+	for j, r := range []reg.GPPhysical{v.a, e.tmp, v.c, v.d, v.e} {
+		c.MOVL(r, s.Offset(4*j))
+	}
+}
+
 func (e *backend) NextBlock() {
+	e.count()
 	v := e.vars(80)
 	for i, r := range e.sum(v) {
 		e.ctx.MOVL(r, e.h[i])
@@ -116,13 +136,32 @@ func (e *backend) NextBlock() {
 
 func (e *backend) Finish() {
 	c := e.ctx
+	e.count()
 	c.Comment("Store h.")
 	c.Load(c.Param("h"), e.ptr)
 	for i, r := range e.sum(e.vars(80)) {
 		c.MOVL(r, Mem{Base: e.ptr, Disp: 4 * i})
 	}
+	if e.c.Trace != nil {
+		c.Comment("The trace of the last block.")
+		for i, p := range []string{"w", "s"} {
+			c.Load(c.Param(p), e.ptr)
+			for off := 0; off < []int{4 * 80, 20 * len(e.c.Trace)}[i]; off += 4 {
+				c.MOVL(e.trace[i].Offset(off), e.tmp)
+				c.MOVL(e.tmp, Mem{Base: e.ptr, Disp: off})
+			}
+		}
+	}
 	c.Label("done")
 	c.RET()
+}
+
+// count adds the block just absorbed to the result, if the kernel returns
+// the blocks it absorbed.
+func (e *backend) count() {
+	if e.c.Result == sha1sched.Absorbed {
+		e.ctx.ADDL(U8(1), e.ret)
+	}
 }
 
 // sum emits a..e += h, with b the plain copy in carry, and returns the
@@ -136,17 +175,26 @@ func (e *backend) sum(v vars) []reg.GPPhysical {
 	return regs
 }
 
-// begin starts the TEXT name with attributes attrs, its signature and doc
-// (how says how it hashes), and the schedule as a comment in the body, since
-// avo prints no TEXT doc.
-func (e *backend) begin(name string, attrs attr.Attribute, how string) {
+// begin starts the TEXT name of contract k with attributes attrs, its
+// signature and doc (how says how it hashes), and the schedule as a
+// comment in the body, since avo prints no TEXT doc. A result starts at 0.
+func (e *backend) begin(name string, attrs attr.Attribute, how string, k sha1sched.Contract) {
 	c := e.ctx
+	e.c = k
 	sched := fmt.Sprintf("Schedule: %s.", e.k.Schedule(e.p))
 	c.Function(name)
 	c.Attributes(attrs)
-	c.SignatureExpr("func(h *[5]uint32, p []byte)")
+	c.SignatureExpr(k.Signature())
 	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, "+how+".", sched)
 	c.Comment(sched)
+	if k.Result == sha1sched.Absorbed {
+		ret, err := c.ReturnIndex(0).Resolve()
+		if err != nil {
+			panic("sha1x86: " + err.Error())
+		}
+		e.ret = ret.Addr
+		c.MOVL(U32(0), e.ret)
+	}
 }
 
 // BlockArgs emits the start of every SHA-1 block function's body,
@@ -245,6 +293,8 @@ func (e *backend) Vector(op sha1sched.VOp) []step {
 		return []step{func() { x.AddMem32(d, a, e.kConst(op.Word)) }}
 	case sha1sched.Store:
 		return []step{func() { x.Store(e.mem(op.WK.Record()), a) }}
+	case sha1sched.KeepW:
+		return []step{func() { x.Store(e.trace[0].Offset(4*op.Word), a) }}
 	}
 	panic(fmt.Sprintf("sha1x86: no lowering of %v", op))
 }

@@ -28,9 +28,9 @@ func TestCompare(t *testing.T) {
 		if !runnable(k.Name) {
 			t.Skipf("this CPU cannot run %s kernels", k.Name)
 		}
-		return scratchVariant{k, p, label}
+		return scratchVariant{k: k, p: p, label: label}
 	}
-	scratch := func(vs []scratchVariant) string { return scratchKernels(t, "TestCompare", vs) }
+	scratch := func(vs []scratchVariant) string { return scratchKernels(t, "TestCompare", vs, nil) }
 	emittest.Compare(t, variant, scratch, scratchCompare)
 }
 

@@ -1,6 +1,8 @@
 package sha1x86
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -152,10 +154,11 @@ func (k Kernel) Schedule(p Params) string {
 	return s
 }
 
-// Generate emits the kernel's function name(h *[5]uint32, p []byte) into
-// ctx (block<NAME> if name is empty): it absorbs len(p)/64 whole blocks of
-// p into h.
-func (k Kernel) Generate(ctx *build.Context, p Params, name string) error {
+// Generate emits the kernel's function name with contract c (of the
+// Blocks form) into ctx (block<NAME> if name is empty): it absorbs
+// len(p)/64 whole blocks of p into h. The pair kernel keeps and returns
+// nothing more.
+func (k Kernel) Generate(ctx *build.Context, p Params, name string, c sha1sched.Contract) error {
 	if name == "" {
 		name = "block" + upper(k.Name)
 	}
@@ -163,9 +166,12 @@ func (k Kernel) Generate(ctx *build.Context, p Params, name string) error {
 		return err
 	}
 	if k.pair {
+		if !c.Plain() {
+			return fmt.Errorf("%s: the pair kernel keeps no trace and returns nothing", k.Name)
+		}
 		return generatePair(ctx, k, p, name)
 	}
-	return sha1sched.Generate(newBackend(ctx, k, p), p.Schedule, name)
+	return sha1sched.Generate(newBackend(ctx, k, p), p.Schedule, name, c)
 }
 
 // Variants lists, for the correctness sweep, every value of every knob k

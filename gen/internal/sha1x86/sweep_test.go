@@ -14,6 +14,7 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
 	"github.com/simdhash/simdhash/gen/internal/knob"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 	"golang.org/x/sys/cpu"
 )
 
@@ -57,29 +58,31 @@ func TestSweep(t *testing.T) {
 			continue
 		}
 		for _, p := range variants {
-			vs = append(vs, scratchVariant{k, p, k.Name + " " + k.Schedule(p)})
+			vs = append(vs, scratchVariant{k: k, p: p, label: k.Name + " " + k.Schedule(p)})
 		}
 	}
-	dir := scratchKernels(t, "TestSweep", vs)
+	dir := scratchKernels(t, "TestSweep", vs, nil)
 
 	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
 	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
 }
 
-// scratchVariant is one kernel of a scratch package: kernel k with p,
-// named label in the package's table.
+// scratchVariant is one kernel of a scratch package: kernel k with p and
+// contract c, named label in the package's table.
 type scratchVariant struct {
 	k     Kernel
 	p     Params
 	label string
+	c     sha1sched.Contract
 }
 
 // scratchKernels generates vs into a new scratch package (see
 // emittest.ScratchPackage) as block0, block1, ..., with the table
-// "variants" of their labels and functions and the reference tests
-// (emittest.SHA1Tests), and returns its directory. test names the generating
-// test in the files' headers.
-func scratchKernels(t *testing.T, test string, vs []scratchVariant) string {
+// "variants" of their labels and functions and the test files tests (by
+// name; emittest.SHA1Tests if nil), which define the table's type, and
+// returns its directory. test names the generating test in the files'
+// headers.
+func scratchKernels(t *testing.T, test string, vs []scratchVariant, tests map[string]string) string {
 	t.Helper()
 	dir := emittest.ScratchPackage(t)
 	var decl, table bytes.Buffer
@@ -89,20 +92,23 @@ func scratchKernels(t *testing.T, test string, vs []scratchVariant) string {
 		ctx := build.NewContext()
 		ctx.ConstraintExpr("amd64")
 		name := fmt.Sprintf("block%d", n)
-		if err := v.k.Generate(ctx, v.p, name); err != nil {
+		if err := v.k.Generate(ctx, v.p, name, v.c); err != nil {
 			t.Fatalf("%s %s: %v", v.k.Name, v.k.Schedule(v.p), err)
 		}
 		out := filepath.Join(dir, fmt.Sprintf("v%d_amd64.s", n))
 		if err := avogen.Write(ctx, out, "sweep", []string{test, v.k.Name, v.k.Schedule(v.p)}); err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&decl, "//go:noescape\nfunc %s(h *[5]uint32, p []byte)\n\n", name)
+		fmt.Fprintf(&decl, "//go:noescape\n%s\n\n", v.c.Decl(name))
 		fmt.Fprintf(&table, "\t{%q, %s},\n", v.label, name)
 	}
 	table.WriteString("}\n")
 	decl.Write(table.Bytes())
 	emittest.WriteFile(t, filepath.Join(dir, "decl_amd64.go"), decl.String())
-	for name, src := range emittest.SHA1Tests("amd64", "") {
+	if tests == nil {
+		tests = emittest.SHA1Tests("amd64", "")
+	}
+	for name, src := range tests {
 		emittest.WriteFile(t, filepath.Join(dir, name), src)
 	}
 	return dir

@@ -1,6 +1,10 @@
 package emittest
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
+)
 
 // SHA1Tests returns the test files of a scratch package of SHA-1 block
 // functions (the knob sweeps of gen/internal/sha1x86, gen/internal/sha1arm
@@ -9,8 +13,8 @@ import "strings"
 //
 //	var variants = []variant{{"label", blockN}, ...}
 //
-// with blockN of type func(h *[5]uint32, p []byte), and the tests check
-// every one of them against internal/ref. If need is not empty, it is a
+// with blockN of the Blocks contract (sha1sched.Contract), and the tests
+// check every one of them against internal/ref. If need is not empty, it is a
 // boolean the package declares, which says that the CPU has what the
 // kernels need: the tests fail at once if it is false.
 func SHA1Tests(expr, need string) map[string]string {
@@ -19,7 +23,7 @@ func SHA1Tests(expr, need string) map[string]string {
 		check = "\tif !" + need + " {\n\t\tt.Fatal(\"the emulated CPU lacks what the kernels need (" + need + " is false): check the qemu -cpu model\")\n\t}\n"
 	}
 	return map[string]string{
-		"sweep_test.go":       strings.ReplaceAll(strings.ReplaceAll(sha1Test, "CONSTRAINT", expr), "\tNEED\n", check),
+		"sweep_test.go":       strings.NewReplacer("CONSTRAINT", expr, "\tNEED\n", check, "SIGNATURE", sha1sched.Contract{}.Signature()).Replace(sha1Test),
 		"guard_linux_test.go": strings.ReplaceAll(sha1GuardTest, "CONSTRAINT", expr),
 	}
 }
@@ -42,7 +46,7 @@ import (
 
 type variant struct {
 	name  string
-	block func(h *[5]uint32, p []byte)
+	block SIGNATURE
 }
 
 func TestVariants(t *testing.T) {
