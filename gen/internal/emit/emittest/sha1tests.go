@@ -1,6 +1,7 @@
 package emittest
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -115,6 +116,76 @@ func TestVariantsGuardPage(t *testing.T) {
 				if h != want {
 					t.Fatalf("%s, %d blocks + %d bytes ending at a guard page: state %08x, want %08x", v.name, n, tail, h, want)
 				}
+			}
+		}
+	}
+}
+`
+
+// StreamTests returns the test file of a scratch package of SHA-1 kernels
+// of the Streams contract (sha1sched.Streams), for the build constraint
+// expr. The package declares
+//
+//	var streamVariants = []streamVariant{{"label", streams, kernelN}, ...}
+//
+// and the test checks each kernel against internal/ref: random states, 0
+// to 9 blocks of each stream's own message, each ending at a guard page,
+// and the states of h past the kernel's streams left alone. need is as
+// for SHA1Tests.
+func StreamTests(expr, need string) map[string]string {
+	check := ""
+	if need != "" {
+		check = "\tif !" + need + " {\n\t\tt.Fatal(\"the emulated CPU lacks what the kernels need (" + need + " is false)\")\n\t}\n"
+	}
+	return map[string]string{"streams_linux_test.go": strings.NewReplacer("CONSTRAINT", expr, "\tNEED\n", check,
+		"SIGNATURE", sha1sched.Contract{Form: sha1sched.Streams}.Signature(), "MAX", fmt.Sprint(sha1sched.MaxStreams)).Replace(streamTest)}
+}
+
+const streamTest = `//go:build (CONSTRAINT) && linux
+
+package sweep
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/simdhash/simdhash/internal/guardpage"
+	"github.com/simdhash/simdhash/internal/ref"
+)
+
+type streamVariant struct {
+	name    string
+	streams int
+	block   SIGNATURE
+}
+
+func TestStreams(t *testing.T) {
+	NEED
+	rng := rand.New(rand.NewSource(1))
+	var pages [MAX][]byte
+	for s := range pages {
+		pages[s] = guardpage.Page(t)
+	}
+	for _, v := range streamVariants {
+		for n := 0; n <= 9; n++ {
+			var h [MAX][5]uint32
+			var p [MAX]*byte
+			want := h
+			for s := range h {
+				for i := range h[s] {
+					h[s][i] = rng.Uint32()
+				}
+				want[s] = h[s]
+				msg := pages[s][len(pages[s])-64*n:]
+				rng.Read(msg)
+				if s < v.streams {
+					ref.SHA1Blocks(&want[s], msg)
+				}
+				p[s] = &pages[s][len(pages[s])-64*n-1+min(n, 1)]
+			}
+			v.block(&h, &p, n)
+			if h != want {
+				t.Fatalf("%s, %d blocks: states %08x, want %08x", v.name, n, h, want)
 			}
 		}
 	}
