@@ -9,7 +9,7 @@ import (
 
 // SHA1Tests returns the test files of a scratch package of SHA-1 block
 // functions (the knob sweeps of gen/internal/sha1x86, gen/internal/sha1arm
-// and gen/sha1_ce), by file name, for the build constraint expr (the
+// and gen/internal/sha1ce), by file name, for the build constraint expr (the
 // package's GOARCHes). The package declares, in files of its own,
 //
 //	var variants = []variant{{"label", blockN}, ...}

@@ -1,4 +1,4 @@
-package main
+package sha1ce
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // and for -copied none, the default, every group and a few random sets.
 func knobValues(arch sha1arm.Arch) (aheads_ []ahead, copied []groupSet) {
 	for _, a := range aheads {
-		if registers(int(a)) <= vregs[arch] {
+		if registers(int(a), 1) <= vregs[arch] {
 			aheads_ = append(aheads_, a)
 		}
 	}
@@ -37,8 +37,8 @@ func TestKnobs(t *testing.T) {
 		for _, ah := range as {
 			for _, c := range cs {
 				for _, sched := range []schedule{true, false} {
-					o := options{arch: a, ahead: ah, copied: c, schedule: sched}
-					file, loop, err := generate(o)
+					o := Options{arch: a, ahead: ah, copied: c, schedule: sched, Streams: 1}
+					file, loop, err := Generate(o)
 					if err != nil {
 						t.Fatalf("%s: %v", o.flags(), err)
 					}
@@ -76,8 +76,8 @@ func TestBadKnobs(t *testing.T) {
 		{[]string{"-out", out, "-copied", "3,,4"}, `"" is not a group 1-19`},
 		{[]string{"-out", out, "-arch", "386"}, `invalid value "386" for flag -arch: "386" is not supported: use arm64 or arm`},
 	} {
-		o := defaults
-		err := command(&o).Run(c.args, io.Discard)
+		o := Defaults
+		err := Command(&o).Run(c.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: error %v, want one saying %q", c.args, err, c.msg)
 		}
@@ -93,9 +93,9 @@ func TestDeterministic(t *testing.T) {
 	for _, a := range sha1arm.Arches {
 		var out [2][]byte
 		for i := range out {
-			o := defaults
+			o := Defaults
 			o.arch = a
-			file, _, err := generate(o)
+			file, _, err := Generate(o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,16 +110,16 @@ func TestDeterministic(t *testing.T) {
 }
 
 // flags is o as the generator's command-line flags, to reproduce a variant.
-func (o options) flags() string {
-	return fmt.Sprintf("-arch %s -ahead %v -copied %v -schedule=%v", o.arch, o.ahead, o.copied, o.schedule)
+func (o Options) flags() string {
+	return fmt.Sprintf("-arch %s -ahead %v -copied %v -schedule=%v%s", o.arch, o.ahead, o.copied, o.schedule, o.streamsText())
 }
 
 // sweepVariants are the variants the sweep runs on arch: the defaults,
 // each other value of each knob alone, and two random combinations.
-func sweepVariants(a sha1arm.Arch) []options {
-	def := defaults
+func sweepVariants(a sha1arm.Arch) []Options {
+	def := Defaults
 	def.arch = a
-	out := []options{def}
+	out := []Options{def}
 	as, cs := knobValues(a)
 	for _, ah := range as {
 		if ah != def.ahead {
@@ -140,8 +140,8 @@ func sweepVariants(a sha1arm.Arch) []options {
 	out = append(out, o)
 	rng := rand.New(rand.NewPCG(7, uint64(len(a.String()))))
 	for range 2 {
-		out = append(out, options{arch: a, ahead: as[rng.IntN(len(as))],
-			copied: groupSet(rng.Uint32()) & allGroups, schedule: schedule(rng.IntN(2) == 0)})
+		out = append(out, Options{arch: a, ahead: as[rng.IntN(len(as))],
+			copied: groupSet(rng.Uint32()) & allGroups, schedule: schedule(rng.IntN(2) == 0), Streams: 1})
 	}
 	return out
 }
@@ -150,8 +150,9 @@ func sweepVariants(a sha1arm.Arch) []options {
 // into a scratch package under testdata/ and runs each, under qemu-aarch64
 // and qemu-arm with QEMU_CPU=max (which has the SHA-1 instructions),
 // against internal/ref's block function, and around a guard page
-// (emittest.SHA1Tests). Without qemu it is skipped
-// (under CI it fails: make deps installs qemu-user).
+// (emittest.SHA1Tests); and on arm64 the defaults with two streams
+// (emittest.StreamTests). Without qemu it is skipped (under CI it fails:
+// make deps installs qemu-user).
 func TestSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the sweep cross-compiles the knobs' variants and runs them under qemu; run it without -short (make test)")
@@ -160,6 +161,7 @@ func TestSweep(t *testing.T) {
 	files := emittest.SHA1Tests("arm64 || arm", "hasSHA1")
 	sw := emittest.NewSweep(t, files["sweep_test.go"])
 	sw.File("guard_linux_test.go", files["guard_linux_test.go"])
+	sw.File("streams_linux_test.go", emittest.StreamTests("arm64", "hasSHA1")["streams_linux_test.go"])
 	for _, a := range emittest.QemuArches {
 		sw.Head(a.GOARCH, fmt.Sprintf("import \"golang.org/x/sys/cpu\"\n\nvar hasSHA1 = cpu.%s.HasSHA1\n\n",
 			map[string]string{"arm64": "ARM64", "arm": "ARM"}[a.GOARCH]))
@@ -168,13 +170,22 @@ func TestSweep(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, o := range sweepVariants(arch) {
-			file, _, err := generate(o)
+			file, _, err := Generate(o)
 			if err != nil {
 				t.Fatalf("%s: %v", o.flags(), err)
 			}
-			sw.Add(a.GOARCH, file, o.flags(), []string{"blockCE"}, signature, func(names []string) string {
+			sw.Add(a.GOARCH, file, o.flags(), []string{"blockCE"}, o.contract().Signature(), func(names []string) string {
 				return fmt.Sprintf("\t{%q, %s},\n", o.flags(), names[0])
 			})
+		}
+		if arch == sha1arm.ARM64 {
+			o := Defaults
+			o.Streams = 2
+			file, _, err := Generate(o)
+			if err != nil {
+				t.Fatalf("%s: %v", o.flags(), err)
+			}
+			sw.AddStreams(a.GOARCH, file, o.flags(), "blockCE", o.contract().Signature(), o.Streams)
 		}
 	}
 	n := sw.Run()

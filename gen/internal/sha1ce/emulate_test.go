@@ -1,9 +1,10 @@
-package main
+package sha1ce
 
 import (
 	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -21,12 +22,18 @@ type vreg [4]uint32
 // a CPU that has them.
 type emulator struct {
 	r     [32]vreg
-	h     [5]uint32
-	p     []byte // the input
-	ptr   int    // the block pointer, an offset in p
-	n     int    // the bytes of whole blocks not yet counted by nextBlock
+	h     [][5]uint32 // each stream's state
+	p     [][]byte    // each stream's input
+	ptr   []int       // each stream's block pointer, an offset in its p
+	n     int         // the bytes of whole blocks not yet counted by nextBlock
 	count map[string]int
 	t     *testing.T
+}
+
+// newEmulator returns the emulator of streams whose inputs are p, from the
+// states h, with n bytes of whole blocks each.
+func newEmulator(t *testing.T, h [][5]uint32, p [][]byte) *emulator {
+	return &emulator{h: h, p: p, ptr: make([]int, len(p)), n: len(p[0]) &^ 63, t: t}
 }
 
 func (m *emulator) op(name string) {
@@ -40,16 +47,16 @@ func (m *emulator) comment(...string) {}
 func (m *emulator) label(string)      {}
 func (m *emulator) ret()              {}
 
-func (m *emulator) loadArgs(string) { m.n = len(m.p) &^ 63 }
+func (m *emulator) loadArgs(string) {}
 
-func (m *emulator) loadState(x, e vec) {
-	copy(m.r[x][:], m.h[:4])
-	m.r[e] = vreg{m.h[4], 0xdead, 0xbeef, 0xf00d} // only word 0 is defined
+func (m *emulator) loadState(s int, x, e vec) {
+	copy(m.r[x][:], m.h[s][:4])
+	m.r[e] = vreg{m.h[s][4], 0xdead, 0xbeef, 0xf00d} // only word 0 is defined
 }
 
-func (m *emulator) storeState(x, e vec) {
-	copy(m.h[:4], m.r[x][:])
-	m.h[4] = m.r[e][0]
+func (m *emulator) storeState(s int, x, e vec) {
+	copy(m.h[s][:4], m.r[x][:])
+	m.h[s][4] = m.r[e][0]
 }
 
 func (m *emulator) loadK(ks [4]vec) {
@@ -59,23 +66,25 @@ func (m *emulator) loadK(ks [4]vec) {
 	}
 }
 
-func (m *emulator) loadBlock(ws [4]vec) {
-	if m.ptr < 0 || m.ptr+64 > len(m.p)&^63 {
-		m.t.Fatalf("loadBlock reads bytes %d..%d of %d bytes of whole blocks", m.ptr, m.ptr+63, len(m.p)&^63)
+func (m *emulator) loadBlock(s int, ws [4]vec) {
+	if m.ptr[s] < 0 || m.ptr[s]+64 > len(m.p[s])&^63 {
+		m.t.Fatalf("loadBlock reads bytes %d..%d of stream %d's %d bytes of whole blocks", m.ptr[s], m.ptr[s]+63, s, len(m.p[s])&^63)
 	}
 	for j, w := range ws {
 		for i := range 4 {
-			m.r[w][i] = binary.BigEndian.Uint32(m.p[m.ptr+16*j+4*i:])
+			m.r[w][i] = binary.BigEndian.Uint32(m.p[s][m.ptr[s]+16*j+4*i:])
 		}
 	}
-	m.ptr += 64
+	m.ptr[s] += 64
 	m.op("load")
 }
 
 func (m *emulator) nextBlock() {
 	m.n -= 64
-	if m.n == 0 {
-		m.ptr -= 64
+	for s := range m.ptr {
+		if m.n == 0 {
+			m.ptr[s] -= 64
+		}
 	}
 }
 
@@ -138,12 +147,12 @@ func (m *emulator) scheduleEnd(d, n vec) {
 	m.op("su1")
 }
 
-// absorb runs the kernel's description on p from h, with the control flow
-// of the emitted code: the blocks alternate between the two register
-// roles, and the loop ends after the block that nextBlock counted last.
-func absorb(t *testing.T, h [5]uint32, p []byte, prm params) [5]uint32 {
-	m := &emulator{h: h, p: p, t: t}
-	m.loadArgs("")
+// absorb runs the kernel's description on the streams' inputs p from h,
+// with the control flow of the emitted code: the blocks alternate between
+// the two register roles, and the loop ends after the block that
+// nextBlock counted last.
+func absorb(t *testing.T, h [][5]uint32, p [][]byte, prm params) [][5]uint32 {
+	m := newEmulator(t, h, p)
 	if m.n == 0 {
 		return h
 	}
@@ -152,9 +161,11 @@ func absorb(t *testing.T, h [5]uint32, p []byte, prm params) [5]uint32 {
 		r := alternate[b%2]
 		m.nextBlock()
 		prm.block(m, r)
-		finish(m, r)
+		prm.finish(m, r)
 	}
-	m.storeState(sa, hE)
+	for s := range prm.streams {
+		m.storeState(s, prm.at(s, sa), prm.at(s, hE))
+	}
 	return m.h
 }
 
@@ -170,34 +181,41 @@ func copiedSets(rng *rand.Rand) []groupSet {
 
 // The description, run on the model of the instructions, computes the
 // FIPS 180-4 block function, for every -ahead and several -copied, over
-// 0 to 5 blocks (both register roles, and the last block in each).
+// 0 to 5 blocks (both register roles, and the last block in each), for
+// one stream and for two.
 func TestDescriptionComputesSHA1(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, a := range aheads {
 		for _, c := range copiedSets(rng) {
-			for n := 0; n <= 5; n++ {
-				testAbsorb(t, rng, params{ahead: int(a), copied: c}, n)
+			for streams := 1; streams <= 2; streams++ {
+				for n := 0; n <= 5; n++ {
+					testAbsorb(t, rng, params{ahead: int(a), copied: c, streams: streams}, n)
+				}
 			}
 		}
 	}
 }
 
-// testAbsorb checks n whole blocks plus 0 to 3 bytes the kernel must
-// ignore, from the initial state and from random ones.
+// testAbsorb checks n whole blocks of each stream plus 0 to 3 bytes the
+// kernel must ignore, from the initial state and from random ones.
 func testAbsorb(t *testing.T, rng *rand.Rand, prm params, n int) {
 	t.Helper()
-	src := rand.NewChaCha8([32]byte{byte(n), byte(prm.ahead)})
+	src := rand.NewChaCha8([32]byte{byte(n), byte(prm.ahead), byte(prm.streams)})
 	for extra := range 4 {
-		p := make([]byte, 64*n+extra)
-		src.Read(p)
-		h := ref.SHA1Init()
-		if extra > 0 {
-			h = [5]uint32{rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32()}
+		var h, want [][5]uint32
+		var p [][]byte
+		for range prm.streams {
+			p = append(p, make([]byte, 64*n+extra))
+			src.Read(p[len(p)-1])
+			s := ref.SHA1Init()
+			if extra > 0 {
+				s = [5]uint32{rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32()}
+			}
+			h, want = append(h, s), append(want, s)
+			ref.SHA1Blocks(&want[len(want)-1], p[len(p)-1])
 		}
-		want := h
-		ref.SHA1Blocks(&want, p)
-		if got := absorb(t, h, p, prm); got != want {
-			t.Fatalf("%+v, %d bytes: got %08x, want %08x", prm, len(p), got, want)
+		if got := absorb(t, h, p, prm); !slices.Equal(got, want) {
+			t.Fatalf("%+v, %d bytes: got %08x, want %08x", prm, len(p[0]), got, want)
 		}
 	}
 }
@@ -210,10 +228,11 @@ func testAbsorb(t *testing.T, rng *rand.Rand, prm params, n int) {
 func TestDescriptionCounts(t *testing.T) {
 	for _, a := range aheads {
 		for _, c := range []groupSet{0, defaultCopied} {
-			m := &emulator{p: make([]byte, 128), n: 128, ptr: 64, t: t}
-			prm := params{ahead: int(a), copied: c}
+			m := newEmulator(t, make([][5]uint32, 1), [][]byte{make([]byte, 128)})
+			m.ptr[0] = 64
+			prm := params{ahead: int(a), copied: c, streams: 1}
 			prm.block(m, alternate[0])
-			finish(m, alternate[0])
+			prm.finish(m, alternate[0])
 			want := map[string]int{"rounds": 20, "hashE": 20, "load": 1, "su0": 16, "su1": 16, "add": 23,
 				"copy": 1 + bits.OnesCount32(uint32(c))}
 			for op, n := range want {
@@ -232,14 +251,14 @@ func TestEmulatorCatchesWrongRounds(t *testing.T) {
 	p := make([]byte, 64)
 	want := h
 	ref.SHA1Blocks(&want, p)
-	m := &wrongFunc{emulator: &emulator{h: h, p: p, n: 64, t: t}}
-	prm := params{ahead: 2, copied: defaultCopied}
+	m := &wrongFunc{emulator: newEmulator(t, [][5]uint32{h}, [][]byte{p})}
+	prm := params{ahead: 2, copied: defaultCopied, streams: 1}
 	prm.prologue(m)
 	m.nextBlock()
 	prm.block(m, alternate[0])
-	finish(m, alternate[0])
-	m.storeState(sa, hE)
-	if m.h == want {
+	prm.finish(m, alternate[0])
+	m.storeState(0, sa, hE)
+	if m.h[0] == want {
 		t.Fatal("a wrong round function gave the right block function")
 	}
 }

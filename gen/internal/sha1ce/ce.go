@@ -1,4 +1,4 @@
-package main
+package sha1ce
 
 import (
 	"fmt"
@@ -53,8 +53,12 @@ import (
 // back), so that nothing outside p is read.
 //
 // The order within a stretch between branches is the list scheduler's,
-// for the Cortex-A53 as LLVM models it (inOrderCore, main.go), unless
+// for the Cortex-A53 as LLVM models it (inOrderCore, generate.go), unless
 // -schedule=false.
+//
+// Streams. Several independent streams run the same description group by
+// group, each in registers of its own (params.at); they share the K
+// registers, the block count and the loop.
 
 // vec names a 128-bit register of the description, as four 32-bit words.
 type vec int
@@ -79,8 +83,25 @@ const (
 // groups is the number of four-round groups in a block.
 const groups = 20
 
-// registers is the number of vector registers the description uses.
-func registers(ahead int) int { return int(wk0) + ahead }
+// perStream is the number of registers of a stream's own, with -ahead a.
+func perStream(a int) int { return int(k0) + a }
+
+// registers is the number of vector registers the description uses for
+// streams streams: the K registers and each stream's own.
+func registers(ahead, streams int) int { return 4 + streams*perStream(ahead) }
+
+// at is stream s's register of the description's register v: stream 0's
+// are the numbers above, each other stream's follow the last of them, in
+// the same order, and the K registers are shared.
+func (p params) at(s int, v vec) vec {
+	switch {
+	case s == 0 || v >= k0 && v <= k3:
+		return v
+	case v > k3:
+		v -= 4 // the W+K registers follow the window
+	}
+	return vec(registers(p.ahead, s)) + v
+}
 
 func window(j int) vec { return w0 + vec(j%4) }
 
@@ -126,17 +147,19 @@ type machine interface {
 	// loadArgs loads the arguments of func(h *[5]uint32, p []byte), the
 	// block pointer p and the number of bytes of p's whole blocks, and
 	// jumps to label none if there is no whole block.
+	// With several streams, the arguments of the Streams form.
 	loadArgs(none string)
-	loadState(abcd, e vec)  // a..d from h[0..3], e from h[4] (word 0)
-	storeState(abcd, e vec) // the reverse
+	loadState(s int, abcd, e vec)  // a..d from stream s's h[0..3], e from its h[4] (word 0)
+	storeState(s int, abcd, e vec) // the reverse
 	// loadK sets ks[i] to K of rounds 20i..20i+19 in every word.
 	loadK(ks [4]vec)
-	// loadBlock sets ws[j] to W[4j..4j+3], the 64 bytes at the block
-	// pointer read as big-endian words, and advances the pointer past them.
-	loadBlock(ws [4]vec)
-	// nextBlock counts the block about to be absorbed, and moves the block
-	// pointer back 64 bytes if it is the last, so that the loadBlock in it
-	// reads it again instead of the bytes after it.
+	// loadBlock sets ws[j] to W[4j..4j+3], the 64 bytes at stream s's
+	// block pointer read as big-endian words, and advances the pointer
+	// past them.
+	loadBlock(s int, ws [4]vec)
+	// nextBlock counts the block about to be absorbed, and moves every
+	// block pointer back 64 bytes if it is the last, so that the loadBlock
+	// in it reads it again instead of the bytes after it.
 	nextBlock()
 	// exitIfLast jumps to label if nextBlock counted the last block, and
 	// loopBack if it did not.
@@ -152,73 +175,93 @@ type machine interface {
 	scheduleEnd(d, n vec)                     // SHA1SU1
 }
 
-// params are the description's knobs.
+// params are the description's knobs, and its number of streams.
 type params struct {
-	ahead  int      // W+K registers: group g's W+K is added after group g-ahead's rounds
-	copied groupSet // the groups whose SHA1H reads a copy of a..d
+	ahead   int      // W+K registers: group g's W+K is added after group g-ahead's rounds
+	copied  groupSet // the groups whose SHA1H reads a copy of a..d
+	streams int
 }
 
-// block describes the 20 groups of a block in the registers of roles r:
-// the rounds, the schedule of later groups' words and their W+K, and the
-// next block's words and the W+K of its first groups.
+// block describes the 20 groups of a block of every stream in the
+// registers of roles r, group by group.
 func (p params) block(m machine, r roles) {
-	wk := func(j int) vec { return wk0 + vec(j%p.ahead) }
 	for g := 0; g < groups; g++ {
 		m.comment(fmt.Sprintf("Rounds %d-%d", 4*g, 4*g+3))
-		e, nextE := r.eIn(g), r.eReg(g+1)
-		switch {
-		case g == 0:
-			m.rounds(sha1sched.F(4*g), r.x, e, wk(g))
-			m.comment("Keep the state: it is added to the result of the 80 rounds.")
-			m.copy(hABCD, r.y)
-			m.hashE(nextE, r.y) // nextE is r.y: the copy of a..d
-		case p.copied.has(g):
-			m.copy(nextE, r.x)
-			m.rounds(sha1sched.F(4*g), r.x, e, wk(g))
-			m.hashE(nextE, nextE)
-		default:
-			m.hashE(nextE, r.x)
-			m.rounds(sha1sched.F(4*g), r.x, e, wk(g))
+		for s := range p.streams {
+			p.group(m, r, s, g)
 		}
-		if j := g + 4; j < groups {
-			m.scheduleStart(window(j), window(j-3), window(j-2))
-			m.scheduleEnd(window(j), window(j-1))
-		}
-		if g+p.ahead == groups {
-			m.comment("The next block's words, now that this block's are no longer needed.")
-			m.loadBlock([4]vec{w0, w1, w2, w3})
-		}
-		j := g + p.ahead // j >= 20: the next block's group j-20
-		m.add(wk(j), window(j), kReg(j%groups))
 	}
 }
 
-// finish adds the state to the block's result: e = rol30(a of rounds
-// 76-79's start) + saved e; a..d + saved a..d into r.y first, the next
-// block's working register, then into r.x.
-func finish(m machine, r roles) {
-	m.comment("e += saved e; a..d += saved a..d, into both sa and sb.")
-	m.add(hE, hE, r.eReg(groups))
-	m.add(r.y, r.x, hABCD)
-	m.add(r.x, r.x, hABCD)
+// group describes group g of stream s: the rounds, the schedule of later
+// groups' words and their W+K, and the next block's words and the W+K of
+// its first groups.
+func (p params) group(m machine, r roles, s, g int) {
+	v := func(x vec) vec { return p.at(s, x) }
+	wk := func(j int) vec { return v(wk0 + vec(j%p.ahead)) }
+	win := func(j int) vec { return v(window(j)) }
+	x, y, e, nextE := v(r.x), v(r.y), v(r.eIn(g)), v(r.eReg(g+1))
+	switch {
+	case g == 0:
+		m.rounds(sha1sched.F(4*g), x, e, wk(g))
+		m.comment("Keep the state: it is added to the result of the 80 rounds.")
+		m.copy(v(hABCD), y)
+		m.hashE(nextE, y) // nextE is r.y: the copy of a..d
+	case p.copied.has(g):
+		m.copy(nextE, x)
+		m.rounds(sha1sched.F(4*g), x, e, wk(g))
+		m.hashE(nextE, nextE)
+	default:
+		m.hashE(nextE, x)
+		m.rounds(sha1sched.F(4*g), x, e, wk(g))
+	}
+	if j := g + 4; j < groups {
+		m.scheduleStart(win(j), win(j-3), win(j-2))
+		m.scheduleEnd(win(j), win(j-1))
+	}
+	if g+p.ahead == groups {
+		m.comment("The next block's words, now that this block's are no longer needed.")
+		m.loadBlock(s, [4]vec{v(w0), v(w1), v(w2), v(w3)})
+	}
+	j := g + p.ahead // j >= 20: the next block's group j-20
+	m.add(wk(j), win(j), kReg(j%groups))
 }
 
-// prologue loads the state, the round constants, the first block's words
-// and the W+K of its first ahead groups.
+// finish adds the state to every stream's block result: e = rol30(a of
+// rounds 76-79's start) + saved e; a..d + saved a..d into r.y first, the
+// next block's working register, then into r.x.
+func (p params) finish(m machine, r roles) {
+	m.comment("e += saved e; a..d += saved a..d, into both sa and sb.")
+	for s := range p.streams {
+		v := func(x vec) vec { return p.at(s, x) }
+		m.add(v(hE), v(hE), v(r.eReg(groups)))
+		m.add(v(r.y), v(r.x), v(hABCD))
+		m.add(v(r.x), v(r.x), v(hABCD))
+	}
+}
+
+// prologue loads the states, the round constants, the first blocks' words
+// and the W+K of their first ahead groups.
 func (p params) prologue(m machine) {
-	m.loadState(sa, hE)
-	m.copy(sb, sa)
+	for s := range p.streams {
+		m.loadState(s, p.at(s, sa), p.at(s, hE))
+		m.copy(p.at(s, sb), p.at(s, sa))
+	}
 	m.loadK([4]vec{k0, k1, k2, k3})
 	m.comment("The first block's words, and its first groups' W+K.")
-	m.loadBlock([4]vec{w0, w1, w2, w3})
-	for j := 0; j < p.ahead; j++ {
-		m.add(wk0+vec(j), window(j), kReg(j))
+	for s := range p.streams {
+		v := func(x vec) vec { return p.at(s, x) }
+		m.loadBlock(s, [4]vec{v(w0), v(w1), v(w2), v(w3)})
+		for j := 0; j < p.ahead; j++ {
+			m.add(v(wk0+vec(j)), v(window(j)), kReg(j))
+		}
 	}
 }
 
-// kernel describes blockCE(h *[5]uint32, p []byte): it absorbs len(p)/64
-// whole blocks of p into h and reads nothing else. The loop holds two
-// blocks, one in each register roles.
+// kernel describes blockCE: for one stream, of the Blocks form, it absorbs
+// len(p)/64 whole blocks of p into h; for more, of the Streams form, n
+// blocks of each; it reads nothing else. The loop holds two blocks, one
+// in each register roles.
 func (p params) kernel(m machine) {
 	m.loadArgs("done")
 	p.prologue(m)
@@ -228,14 +271,16 @@ func (p params) kernel(m machine) {
 		m.comment("Count the block; the last one loads itself again in place of the next.")
 		m.nextBlock()
 		p.block(m, r)
-		finish(m, r)
+		p.finish(m, r)
 		if i == 0 {
 			m.exitIfLast("store")
 		}
 	}
 	m.loopBack("loop")
 	m.label("store")
-	m.storeState(sa, hE) // after any block, sa and sb both hold a..d
+	for s := range p.streams {
+		m.storeState(s, p.at(s, sa), p.at(s, hE)) // after any block, sa and sb both hold a..d
+	}
 	m.label("done")
 	m.ret()
 }

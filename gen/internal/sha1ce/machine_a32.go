@@ -1,4 +1,4 @@
-package main
+package sha1ce
 
 import (
 	"fmt"
@@ -38,13 +38,14 @@ func (m *a32) loadArgs(none string) {
 }
 
 // loadState loads a..d with VLD1 (the bytes of little-endian words, in
-// order) and e with the 32-bit VLDR, which needs e to be one of Q0-Q7.
-func (m *a32) loadState(x, e vec) {
+// order) and e with the 32-bit VLDR, which needs e to be one of Q0-Q7. Its
+// 16 registers hold one stream only (Options.check), so s is 0.
+func (m *a32) loadState(_ int, x, e vec) {
 	m.f.VLD1(a32H, arm32.NoUpdate, arm32.Regs(q32(x)))
 	m.f.VLDR32(a32H, 16, q32(e))
 }
 
-func (m *a32) storeState(x, e vec) {
+func (m *a32) storeState(_ int, x, e vec) {
 	m.f.VST1(arm32.Regs(q32(x)), a32H, arm32.NoUpdate)
 	m.f.VSTR32(q32(e), a32H, 16)
 }
@@ -58,7 +59,7 @@ func (m *a32) loadK(ks [4]vec) {
 
 // loadBlock loads the 64 bytes with two VLD1, each advancing the pointer,
 // and reverses the bytes of each word.
-func (m *a32) loadBlock(ws [4]vec) {
+func (m *a32) loadBlock(_ int, ws [4]vec) {
 	m.f.VLD1(a32P, arm32.Advance, arm32.Regs(q32(ws[0]), q32(ws[1])))
 	m.f.VLD1(a32P, arm32.Advance, arm32.Regs(q32(ws[2]), q32(ws[3])))
 	for _, w := range ws {
