@@ -32,7 +32,7 @@ const (
 	// at p[s] into h[s] for each of the kernel's streams s (at most 4).
 	Streams
 	// Lanes: func(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]int32, n int)
-	// is the multi-lane kernel of sha1.SumMany (gen/internal/sha1mb):
+	// is the multi-lane kernel of sha1.SumMany (gen/internal/sha1many):
 	// h[i][l] is word i of lane l's state, and lane l absorbs c[1][l] of
 	// the n blocks, c[0][l] of them at p[0][l] and the rest at p[1][l].
 	Lanes

@@ -212,8 +212,8 @@ type Sweep struct {
 	// streams is, per GOARCH, the table of kernels of the Streams
 	// contract (StreamTests), if it has any.
 	streams map[string]*strings.Builder
-	cpu   map[string]string // per GOARCH, the qemu CPU model, if not max
-	n     int
+	cpu     map[string]string // per GOARCH, the qemu CPU model, if not max
+	n       int
 }
 
 // NewSweep starts a sweep in a new scratch package (ScratchPackage) whose

@@ -1,4 +1,4 @@
-package sha1mb
+package sha1many
 
 import (
 	"bytes"
@@ -70,7 +70,7 @@ func TestSweep(t *testing.T) {
 // semicolons; the first is the baseline, and a variant may repeat (a
 // repeat at another address shows what code placement alone does):
 //
-//	SIMDHASH_COMPARE='avx2x8:;avx2x8:-lookahead 4;avx2x8:' go -C gen test -run '^TestCompare$' -v ./internal/sha1mb
+//	SIMDHASH_COMPARE='avx2x8:;avx2x8:-lookahead 4;avx2x8:' go -C gen test -run '^TestCompare$' -v ./internal/sha1many
 //
 // The variants are checked against internal/ref (TestVariants), then every
 // round times each variant once, in a rotating order, on 64 blocks of

@@ -1,4 +1,4 @@
-package sha1mb
+package sha1many
 
 import (
 	"fmt"
@@ -396,7 +396,7 @@ func (e *emitter) f(t int, v vars) []step {
 			addF,
 		}
 	case ft == sha1sched.FMaj:
-		panic(fmt.Sprintf("sha1mb: no Maj form %s", e.p.Stream.Maj)) // Validate rejects it first
+		panic(fmt.Sprintf("sha1many: no Maj form %s", e.p.Stream.Maj)) // Validate rejects it first
 	}
 	return []step{ // b ^ c ^ d
 		func() { b.Xor(v.b, v.b, v.c) },

@@ -1,4 +1,4 @@
-// Package sha1mb describes, once, the multi-lane SHA-1 block function of
+// Package sha1many describes, once, the multi-lane SHA-1 block function of
 // sha1.SumMany, and emits it with avo for two instruction sets: AVX2 with
 // 8 lanes and AVX-512 with 16 (the Backend of each).
 //
@@ -81,4 +81,4 @@
 // those on the emulator as well, which checks it against the CPU; each
 // against FIPS 180-4. TestEncodings checks with GNU objdump that the
 // assembled instructions are the ones the emulator executes.
-package sha1mb
+package sha1many

@@ -1,4 +1,4 @@
-package sha1mb
+package sha1many
 
 import (
 	"flag"

@@ -1,4 +1,4 @@
-package sha1mb
+package sha1many
 
 import (
 	"fmt"
@@ -149,7 +149,7 @@ func (b *shared) Unpack(dst, a, x reg.VecPhysical, size int, hi bool) {
 	case size == 8 && hi:
 		c.VPUNPCKHQDQ(x, a, dst)
 	default:
-		panic(fmt.Sprintf("sha1mb: no unpack of %d-byte elements", size))
+		panic(fmt.Sprintf("sha1many: no unpack of %d-byte elements", size))
 	}
 }
 
@@ -204,9 +204,9 @@ func (b *avx2) Xor(dst, a reg.VecPhysical, x Op)    { b.ctx.VPXOR(x, a, dst) }
 func (b *avx2) And(dst, a reg.VecPhysical, x Op)    { b.ctx.VPAND(x, a, dst) }
 func (b *avx2) Or(dst, a reg.VecPhysical, x Op)     { b.ctx.VPOR(x, a, dst) }
 func (b *avx2) AndNot(dst, a reg.VecPhysical, x Op) { b.ctx.VPANDN(x, a, dst) }
-func (b *avx2) Rol(dst, a reg.VecPhysical, n int)   { panic("sha1mb: AVX2 has no vector rotate") }
+func (b *avx2) Rol(dst, a reg.VecPhysical, n int)   { panic("sha1many: AVX2 has no vector rotate") }
 func (b *avx2) Logic3(_, _, _ reg.VecPhysical, _ Op, _ uint8) {
-	panic("sha1mb: AVX2 has no three-input logic instruction")
+	panic("sha1many: AVX2 has no three-input logic instruction")
 }
 
 func (b *avx2) LoadPart(dst reg.VecPhysical, m Mem, q int) {
@@ -306,7 +306,7 @@ func (b *avx512) Rol(dst, a reg.VecPhysical, n int)   { b.ctx.VPROLD(U8(n), a, d
 func (b *avx512) Logic3(dst, a, x reg.VecPhysical, y Op, imm uint8) {
 	if dst != a {
 		if dst == x || dst == y {
-			panic("sha1mb: Logic3 would overwrite a source") // a description bug
+			panic("sha1many: Logic3 would overwrite a source") // a description bug
 		}
 		b.ctx.VMOVDQA32(a, dst)
 	}
