@@ -166,6 +166,9 @@ func (f *Func) LDRQ(m Mem, d VReg) { f.fpLoad("Q", 16, m, d) }
 // (Go: FMOVS off(Rn), Fd).
 func (f *Func) LDRS(m Mem, d VReg) { f.fpLoad("S", 4, m, d) }
 
+// STRQ stores the 16 bytes of s at m (Go: FMOVQ Fs, off(Rn)).
+func (f *Func) STRQ(s VReg, m Mem) { f.fpStore("Q", 16, s, m) }
+
 // STRS stores the low word of s at m (Go: FMOVS Fs, off(Rn)).
 func (f *Func) STRS(s VReg, m Mem) { f.fpStore("S", 4, s, m) }
 
@@ -282,6 +285,17 @@ func (f *Func) VEOR(m, n, d Vec) { f.logic("VEOR", "eor", m, n, d) }
 
 // VAND sets d = n & m.
 func (f *Func) VAND(m, n, d Vec) { f.logic("VAND", "and", m, n, d) }
+
+// VORR sets d = n | m.
+func (f *Func) VORR(m, n, d Vec) { f.logic("VORR", "orr", m, n, d) }
+
+// VBIC sets d = n &^ m. Go's assembler lacks BIC: it is a WORD.
+func (f *Func) VBIC(m, n, d Vec) {
+	sameArr("VBIC", m, n, d)
+	oneOf("VBIC", d, bytesArr...)
+	f.word(0x0e601c00|d.Arr.q()<<30|uint32(m.Reg)<<16|uint32(n.Reg)<<5|uint32(d.Reg),
+		fmt.Sprintf("bic %s, %s, %s", d.gnuText(), n.gnuText(), m.gnuText())).rw(rs(m, n), rs(d)...)
+}
 
 // VMOV copies vector n to d (B8 or B16).
 func (f *Func) VMOV(n, d Vec) {
@@ -419,6 +433,9 @@ func (f *Func) shift(goOp, gnuOp string, imm int, n, d Vec, right bool) built {
 
 // VSHL sets each element of d to that of n shifted left by imm.
 func (f *Func) VSHL(imm int, n, d Vec) { f.shift("VSHL", "shl", imm, n, d, false) }
+
+// VUSHR sets each element of d to that of n shifted right by imm.
+func (f *Func) VUSHR(imm int, n, d Vec) { f.shift("VUSHR", "ushr", imm, n, d, true) }
 
 // VSRI shifts n right by imm and inserts it into d, keeping d's top imm bits.
 func (f *Func) VSRI(imm int, n, d Vec) { f.shift("VSRI", "sri", imm, n, d, true).In = rs(n, d) }

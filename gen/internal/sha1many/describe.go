@@ -3,10 +3,6 @@ package sha1many
 import (
 	"fmt"
 
-	"github.com/mmcloughlin/avo/attr"
-	"github.com/mmcloughlin/avo/build"
-	. "github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/reg"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -18,6 +14,21 @@ const (
 	hRowBytes  = 4 * 16
 	blockBytes = 64 // the SHA-1 block
 )
+
+// vreg is a vector register of the description, by number: 0 to the
+// backend's NumVec-1, which it maps to its own.
+type vreg int
+
+// slot is a slot of the W ring on the stack, where W[t] is kept at slot
+// t%16 when the registers do not hold the window.
+type slot int
+
+// A source is an operand that the description names: a register or a
+// slot of the ring.
+type source interface{ isSource() }
+
+func (vreg) isSource() {}
+func (slot) isSource() {}
 
 // contract is every multi-lane kernel's (sha1sched.Lanes): h[i][l] is
 // word i of lane l's state; lane l absorbs c[1][l] of the n blocks (n is
@@ -36,65 +47,60 @@ const maxLanes = 16
 // spare register. They are renamed, never moved: rol30(b), the next
 // round's c, is written into spare, after which b's register holds f and
 // is free once f is added into e.
-type vars struct{ a, b, c, d, e, spare reg.VecPhysical }
+type vars struct{ a, b, c, d, e, spare vreg }
 
 func (v vars) next() vars { return vars{a: v.e, b: v.a, c: v.spare, d: v.c, e: v.d, spare: v.b} }
 
-func (v vars) words() [5]reg.VecPhysical { return [5]reg.VecPhysical{v.a, v.b, v.c, v.d, v.e} }
+func (v vars) words() [5]vreg { return [5]vreg{v.a, v.b, v.c, v.d, v.e} }
 
-// emitter holds the register plan of one kernel while it is emitted.
+// emitter holds the register plan of one kernel while it is emitted. Its
+// rounds and schedule words go through a (b's ISA), the rest through b; a
+// test of the rounds alone may leave b nil.
 type emitter struct {
-	ctx *build.Context
-	b   Backend
-	p   Params
+	a ISA
+	b Backend
+	p Params
 
-	v0                vars                      // the working variables at the top of the loop
-	counts, blk, mask reg.VecPhysical           // the lanes' block counts, the block number, the mask of the lanes that absorb it
-	s0, s1            reg.VecPhysical           // the rounds' scratch registers
-	work              [workRegs]reg.VecPhysical // the schedule's and the loads' registers
-	wregs             []reg.VecPhysical         // W[t] in wregs[t%16]; nil when W is in the ring
-	ring              Mem                       // W[t] at ring+32*(t%16), when wregs is nil
-	rbase             reg.GPPhysical            // the ring's 32-byte-aligned base
-	hp, pp            reg.GPPhysical            // h, and the lanes' block pointers
-	rp                reg.GPPhysical            // c: the lanes' counts
-	off               reg.GPPhysical            // the blocks done
-	end               reg.GPPhysical            // n
-	ptr               reg.GPPhysical            // a lane's block pointer, for its loads
-	adv               reg.GPPhysical            // a lane's block pointer, as it advances
-	zero              reg.GPPhysical            // zero: the base of the gathers' addresses
-	model             []event                   // W accesses in emission order
+	v0                vars           // the working variables at the top of the loop
+	counts, blk, mask vreg           // the lanes' block counts, the block number, the mask of the lanes that absorb it
+	s0, s1            vreg           // the rounds' scratch registers
+	work              [workRegs]vreg // the schedule's and the loads' registers
+	wregs             []vreg         // W[t] in wregs[t%16]; nil when W is in the ring (slot)
+	model             []event        // W accesses in emission order
+}
+
+// newEmitter plans the registers 0..numVec-1 of a kernel with choices p.
+func newEmitter(a ISA, numVec int, p Params) *emitter {
+	e := &emitter{a: a, p: p, v0: vars{0, 1, 2, 3, 4, 5}, s0: 6, s1: 7}
+	for i := range e.work {
+		e.work[i] = vreg(8 + i)
+	}
+	e.counts, e.blk, e.mask = 8+workRegs, 9+workRegs, 10+workRegs
+	// The 16-word window goes in registers when the register file holds it
+	// beside the others; otherwise in a stack ring, with the latest words
+	// also kept in registers for the schedule (cacheRegs of the work ones).
+	if numVec >= 11+workRegs+ringWords {
+		for i := range ringWords {
+			e.wregs = append(e.wregs, vreg(numVec-ringWords+i))
+		}
+	}
+	return e
 }
 
 // Generate emits the multi-lane kernel name with backend b and choices p:
-// the kernel's contract is in the package doc and on Signature.
-func Generate(ctx *build.Context, b Backend, p Params, name string) error {
+// the kernel's contract is in the package doc and on contract.
+func Generate(b Backend, p Params, name string) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return generate(ctx, b, p, name)
+	return generate(b, p, name)
 }
 
 // generate is Generate without the up-front Validate, so that tests can
 // show the W model rejecting what Validate would have.
-func generate(ctx *build.Context, b Backend, p Params, name string) error {
-	e := &emitter{ctx: ctx, b: b, p: p,
-		hp: reg.R8, pp: reg.R9, rp: reg.RSI, off: reg.R10, end: reg.R11, ptr: reg.R12, rbase: reg.R13,
-		adv: reg.RAX, zero: reg.RDX}
-	e.v0 = vars{a: b.Vec(0), b: b.Vec(1), c: b.Vec(2), d: b.Vec(3), e: b.Vec(4), spare: b.Vec(5)}
-	e.s0, e.s1 = b.Vec(6), b.Vec(7)
-	for i := range e.work {
-		e.work[i] = b.Vec(8 + i)
-	}
-	e.counts, e.blk, e.mask = b.Vec(8+workRegs), b.Vec(9+workRegs), b.Vec(10+workRegs)
-	// The 16-word window goes in registers when the register file holds it
-	// beside the others; otherwise in a stack ring, with the latest words
-	// also kept in registers for the schedule (cacheRegs of the work ones).
-	if n := b.NumVec(); n >= 11+workRegs+ringWords {
-		e.wregs = make([]reg.VecPhysical, ringWords)
-		for i := range e.wregs {
-			e.wregs[i] = b.Vec(n - ringWords + i)
-		}
-	}
+func generate(b Backend, p Params, name string) error {
+	e := newEmitter(b, b.NumVec(), p)
+	e.b = b
 	if p.Load == LoadGather && b.GatherTemps() >= workRegs {
 		return fmt.Errorf("-load=gather: %s's gathers need %d scratch registers besides the destination; the plan has %d", b.Name(), b.GatherTemps(), workRegs-1)
 	}
@@ -102,7 +108,7 @@ func generate(ctx *build.Context, b Backend, p Params, name string) error {
 	return e.function(name)
 }
 
-func (e *emitter) comment(format string, args ...any) { e.ctx.Commentf(format, args...) }
+func (e *emitter) comment(format string, args ...any) { e.a.Comment(fmt.Sprintf(format, args...)) }
 
 // function emits the TEXT: the arguments, the state from h, the prologue
 // (the steps of W[0..Lookahead-1] of the first block), the loop body (its
@@ -111,47 +117,18 @@ func (e *emitter) comment(format string, args ...any) { e.ctx.Commentf(format, a
 // loads), the copy of the last rounds that finishes the last block without
 // those loads, and the update of h after each block.
 func (e *emitter) function(name string) error {
-	c, b, L := e.ctx, e.b, int(e.p.Stream.Lookahead)
-	c.Function(name)
-	var attrs attr.Attribute
-	if e.wregs != nil {
-		attrs = attr.NOSPLIT // no stack frame
-	}
-	c.Attributes(attrs)
-	c.SignatureExpr(contract.Signature())
-	sched := fmt.Sprintf("Schedule: %s.", e.p.String(b))
-	c.Comment(fmt.Sprintf("%s absorbs n blocks of each of %d lanes into h, %d lanes per vector register.", name, b.Lanes(), b.Lanes()), sched)
-
-	c.Load(c.Param("h"), e.hp)
-	c.Load(c.Param("p"), e.pp)
-	c.Load(c.Param("c"), e.rp)
-	c.Load(c.Param("n"), e.end)
-	c.Comment("Nothing to do without a block.")
-	c.TESTQ(e.end, e.end)
-	c.JZ(LabelRef("done"))
-	c.XORL(e.off.As32(), e.off.As32())
-	if e.p.Load == LoadGather {
-		c.XORL(e.zero.As32(), e.zero.As32())
-	}
-	if e.wregs == nil {
-		e.ring = c.AllocLocal(32*ringWords + 32)
-		c.Comment("The W ring, aligned to 32 bytes.")
-		c.LEAQ(e.ring, e.rbase)
-		c.ADDQ(U8(31), e.rbase)
-		c.ANDQ(I8(-32), e.rbase)
-	}
-	b.Setup(Mem{Base: e.rp, Disp: 4 * maxLanes}, e.counts, e.blk)
-	c.Comment("Prefetch the lanes' next messages (p[2], p[3]).")
-	for i := 0; i < 2*b.Lanes(); i++ {
-		c.MOVQ(Mem{Base: e.pp, Disp: 8 * (2*maxLanes + i%b.Lanes() + maxLanes*(i/b.Lanes()))}, e.adv)
-		c.PREFETCHT0(Mem{Base: e.adv})
-	}
-	c.Comment("The working variables from h.")
+	b, L := e.b, int(e.p.Stream.Lookahead)
+	b.Begin(name, contract.Signature(), e.wregs == nil, e.p.Load == LoadGather,
+		fmt.Sprintf("%s absorbs n blocks of each of %d lanes into h, %d lanes per vector register.", name, b.Lanes(), b.Lanes()),
+		fmt.Sprintf("Schedule: %s.", e.p.String(b)))
+	b.Setup(e.counts, e.blk)
+	b.Prefetch()
+	e.comment("The working variables from h.")
 	for i, r := range e.v0.words() {
-		b.Move(r, e.hRow(i))
+		b.LoadH(r, i)
 	}
 
-	c.Comment(fmt.Sprintf("Prologue: W[0..%d] of the first block.", L-1))
+	e.comment("Prologue: W[0..%d] of the first block.", L-1)
 	for w := 0; w < L; w++ {
 		for _, s := range e.unit(w) {
 			s()
@@ -159,7 +136,7 @@ func (e *emitter) function(name string) error {
 	}
 	prologue := e.take()
 
-	c.Label("loop")
+	b.Label("loop")
 	v := e.v0
 	first := 80 - L
 	for t := 0; t < first; t++ {
@@ -167,11 +144,8 @@ func (e *emitter) function(name string) error {
 		v = v.next()
 	}
 	head := e.take()
-	c.Comment("Advance to the next block, or finish the last one without its loads.")
-	c.INCQ(e.off)
-	c.CMPQ(e.off, e.end)
-	c.JAE(LabelRef("last"))
-	e.advance()
+	e.comment("Advance to the next block, or finish the last one without its loads.")
+	b.NextBlock("last")
 	vLast := v
 	for t := first; t < 80; t++ {
 		merge(e.round(t, v), e.unit(t+L))
@@ -179,9 +153,9 @@ func (e *emitter) function(name string) error {
 	}
 	next := e.take()
 	e.updateH(v, e.v0)
-	c.JMP(LabelRef("loop"))
+	b.Jump("loop")
 
-	c.Label("last")
+	b.Label("last")
 	v = vLast
 	for t := first; t < 80; t++ {
 		merge(e.round(t, v), nil)
@@ -193,30 +167,9 @@ func (e *emitter) function(name string) error {
 		return fmt.Errorf("%s with %s: %w", name, e.p.String(b), err)
 	}
 
-	c.Label("done")
+	b.Label("done")
 	b.Finish()
-	c.RET()
 	return nil
-}
-
-// advance moves every lane on to its next block, block off: p[0][l] += 64,
-// or p[0][l] = p[1][l] at block c[0][l] (a lane moves from its message's
-// whole blocks to its padded last ones without a return to Go); but a lane
-// whose count c[1][l] is not above off stays where it is, on a block it
-// may read. Scalar work, which runs beside the vector rounds.
-func (e *emitter) advance() {
-	c := e.ctx
-	c.Comment("Each lane's next block: the one after, or p[1] at block c[0]; none from block c[1] on.")
-	for l := 0; l < e.b.Lanes(); l++ {
-		cur := Mem{Base: e.pp, Disp: 8 * l}
-		c.MOVQ(cur, e.adv)
-		c.ADDQ(U8(blockBytes), e.adv)
-		c.CMPL(Mem{Base: e.rp, Disp: 4 * l}, e.off.As32())
-		c.CMOVQEQ(Mem{Base: e.pp, Disp: 8 * (maxLanes + l)}, e.adv)
-		c.CMPL(Mem{Base: e.rp, Disp: 4 * (maxLanes + l)}, e.off.As32())
-		c.CMOVQLE(cur, e.adv)
-		c.MOVQ(e.adv, cur)
-	}
 }
 
 // take returns the W accesses recorded since the last call.
@@ -225,9 +178,6 @@ func (e *emitter) take() []event {
 	e.model = nil
 	return m
 }
-
-// hRow is word i of every lane's state.
-func (e *emitter) hRow(i int) Mem { return Mem{Base: e.hp, Disp: hRowBytes * i} }
 
 // updateH adds the working variables v into h (in the lanes that absorb
 // the block: whose counts have not run out) and
@@ -239,14 +189,14 @@ func (e *emitter) updateH(v, to vars) {
 	e.comment("h += a..e in the lanes that absorb this block; the sums are the next block's a..e.")
 	e.b.Retire(e.counts, e.blk, e.mask)
 	type move struct {
-		dst, src reg.VecPhysical
+		dst, src vreg
 		row      int
 	}
 	var pending []move
 	for i, r := range v.words() {
 		pending = append(pending, move{dst: to.words()[i], src: r, row: i})
 	}
-	temps := []reg.VecPhysical{e.s0, e.s1}
+	temps := []vreg{e.s0, e.s1}
 	for len(pending) > 0 {
 		ready := -1
 		for i, m := range pending {
@@ -269,7 +219,7 @@ func (e *emitter) updateH(v, to vars) {
 			continue
 		}
 		m := pending[ready]
-		e.b.UpdateH(m.dst, m.src, e.hRow(m.row))
+		e.b.UpdateH(m.dst, m.src, m.row)
 		pending = append(pending[:ready], pending[ready+1:]...)
 	}
 }
@@ -286,7 +236,7 @@ func merge(round, sched []step) { sha1sched.Spread.Merge(round, sched) }
 // computed in b's register; the terms that depend on a, the newest value,
 // are added last.
 func (e *emitter) round(t int, v vars) []step {
-	b := e.b
+	b := e.a
 	steps := []step{
 		func() {
 			e.comment("Round %d", t)
@@ -296,28 +246,26 @@ func (e *emitter) round(t int, v vars) []step {
 	}
 	steps = append(steps, e.rol(v.spare, v.b, 30, e.s1)...)
 	steps = append(steps, e.f(t, v)...)
-	if b.Rotate() {
-		steps = append(steps,
-			func() { b.Rol(e.s1, v.a, 5) },
-			func() { b.Add(v.e, v.e, e.s1) },
-		)
-	} else {
+	if b.Rotate() == sha1sched.RotateInPlace {
 		// rol5(a) = a<<5 | a>>27, and the halves share no bit: add both.
-		steps = append(steps,
+		return append(steps,
 			func() { b.Shl(e.s1, v.a, 5) },
 			func() { b.Add(v.e, v.e, e.s1) },
 			func() { b.Shr(e.s1, v.a, 27) },
 			func() { b.Add(v.e, v.e, e.s1) },
 		)
 	}
-	return steps
+	return append(steps,
+		func() { b.Rol(e.s1, v.a, 5) },
+		func() { b.Add(v.e, v.e, e.s1) },
+	)
 }
 
-// rol sets dst = rol(a, n), with a rotate instruction or two shifts and
-// an OR through tmp.
-func (e *emitter) rol(dst, a reg.VecPhysical, n int, tmp reg.VecPhysical) []step {
-	b := e.b
-	if b.Rotate() {
+// rol sets dst = rol(a, n), dst not a: with the ISA's rotate, or, where it
+// has none (RotateInPlace), two shifts and an OR through tmp.
+func (e *emitter) rol(dst, a vreg, n int, tmp vreg) []step {
+	b := e.a
+	if b.Rotate() != sha1sched.RotateInPlace {
 		return []step{func() { b.Rol(dst, a, n) }}
 	}
 	return []step{
@@ -350,7 +298,7 @@ func ternary(f func(a, b, c uint32) uint32) uint8 {
 // instruction where the backend has one. The ADD forms add two halves
 // that share no bit into e one by one.
 func (e *emitter) f(t int, v vars) []step {
-	b, s, ft := e.b, e.s0, sha1sched.F(t)
+	b, s, ft := e.a, e.s0, sha1sched.F(t)
 	addF := func() { b.Add(v.e, v.e, v.b) }
 	if b.Ternary() {
 		fn := [...]func(b, c, d uint32) uint32{sha1sched.FCh: fCh, sha1sched.FParity: fParity, sha1sched.FMaj: fMaj}[ft]
@@ -417,40 +365,45 @@ func (e *emitter) unit(w int) []step {
 
 // wordSteps returns the steps of W[w] = rol1(W[w-16] ^ W[w-14] ^ W[w-8] ^
 // W[w-3]), 16 <= w < 80, with W[w-3], the one computed last, XORed last.
+// The XOR gathers in W[w]'s register r, which is then rotated in place, or,
+// for a rotate into another register (RotateInto), in a scratch register.
 func (e *emitter) wordSteps(w int) []step {
-	b := e.b
-	var r reg.VecPhysical
+	b := e.a
+	r := e.work[w%cacheRegs]
+	if e.wregs != nil {
+		r = e.wregs[w%ringWords] // where W[w-16] is: the rewrite is in place
+	}
+	x, s := r, e.work[cacheRegs]
+	if b.Rotate() == sha1sched.RotateInto {
+		x = s
+	}
 	var steps []step
 	switch {
 	case e.wregs != nil && b.Ternary():
-		r = e.wregs[w%ringWords] // where W[w-16] is: the rewrite is in place
 		steps = append(steps, func() {
-			b.Logic3(r, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), ternary(fParity))
+			b.Logic3(x, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), ternary(fParity))
 		})
 	case e.wregs != nil:
-		r = e.wregs[w%ringWords]
 		steps = append(steps,
-			func() { b.Xor(r, e.readWReg(w-16), e.readW(w-14)) },
-			func() { b.Xor(r, r, e.readW(w-8)) },
+			func() { b.Xor(x, e.readWReg(w-16), e.readW(w-14)) },
+			func() { b.Xor(x, x, e.readW(w-8)) },
 		)
 	default:
-		r = e.work[w%cacheRegs]
 		steps = append(steps,
-			func() { b.Move(r, e.readW(w-16)) },
-			func() { b.Xor(r, r, e.readW(w-14)) },
-			func() { b.Xor(r, r, e.readW(w-8)) },
+			func() { b.Move(x, e.readW(w-16)) },
+			func() { b.Xor(x, x, e.readW(w-14)) },
+			func() { b.Xor(x, x, e.readW(w-8)) },
 		)
 	}
-	steps = append(steps, func() { b.Xor(r, r, e.readLatest(w-3)) })
-	if b.Rotate() {
-		steps = append(steps, func() { b.Rol(r, r, 1) })
-	} else {
-		s := e.work[cacheRegs]
+	steps = append(steps, func() { b.Xor(x, x, e.readLatest(w-3)) })
+	if b.Rotate() == sha1sched.RotateInPlace {
 		steps = append(steps,
 			func() { b.Shr(s, r, 31) },
 			func() { b.Add(r, r, r) }, // r << 1, on the adders
 			func() { b.Or(r, r, s) },
 		)
+	} else {
+		steps = append(steps, func() { b.Rol(r, x, 1) })
 	}
 	steps[0] = commented(steps[0], func() { e.comment("W[%d] = rol1(W[%d] ^ W[%d] ^ W[%d] ^ W[%d])", w, w-16, w-14, w-8, w-3) })
 	if e.wregs != nil {
@@ -477,7 +430,7 @@ func commented(s step, c func()) step { return func() { c(); s() } }
 // words, so that element 4q+j of W[4g+i] is word 4g+i of lane 4q+j: the
 // lanes come out in order.
 func (e *emitter) groupSteps(g int) []step {
-	b, c := e.b, e.ctx
+	b := e.b
 	x := groupWords * g
 	if g >= 20 {
 		g -= 20 // the next block's group g-20, at the advanced offset
@@ -487,7 +440,7 @@ func (e *emitter) groupSteps(g int) []step {
 		e.comment("W[%d..%d]: load and transpose", x, x+groupWords-1)
 		e.model = append(e.model, event{clear: true}) // the work registers are the cache
 	})
-	out := func(i int, r reg.VecPhysical) []step {
+	out := func(i int, r vreg) []step {
 		if e.wregs != nil {
 			return []step{func() {
 				b.ByteSwap(e.wregs[(x+i)%ringWords], r)
@@ -502,7 +455,7 @@ func (e *emitter) groupSteps(g int) []step {
 	if e.p.Load == LoadGather {
 		dst, tmp := e.work[workRegs-1], e.work[:b.GatherTemps()]
 		for i := 0; i < groupWords; i++ {
-			steps = append(steps, b.Gather(dst, e.pp, e.zero, 4*(x%80+i), tmp)...)
+			steps = append(steps, b.Gather(dst, 4*(x%80+i), tmp)...)
 			steps = append(steps, out(i, dst)...)
 		}
 		return steps
@@ -511,10 +464,7 @@ func (e *emitter) groupSteps(g int) []step {
 	for j := 0; j < 4; j++ {
 		for q := 0; q < b.Lanes()/4; q++ {
 			lane := 4*q + j
-			steps = append(steps, func() {
-				c.MOVQ(Mem{Base: e.pp, Disp: 8 * lane}, e.ptr)
-				b.LoadPart(rows[j], Mem{Base: e.ptr, Disp: 16 * g}, q)
-			})
+			steps = append(steps, func() { b.LoadPart(rows[j], lane, g, q) })
 		}
 	}
 	r0, r1, r2, r3, t := rows[0], rows[1], rows[2], rows[3], e.work[4]
@@ -535,22 +485,22 @@ func (e *emitter) groupSteps(g int) []step {
 	return steps
 }
 
-// readW records a read of W[x] where it lives and returns that operand.
-func (e *emitter) readW(x int) Op {
+// readW records a read of W[x] where it lives and returns that source.
+func (e *emitter) readW(x int) source {
 	e.model = append(e.model, event{ring: home, word: x})
 	if e.wregs != nil {
 		return e.wregs[x%ringWords]
 	}
-	return Mem{Base: e.rbase, Disp: 32 * (x % ringWords)}
+	return slot(x % ringWords)
 }
 
 // readWReg is readW where W lives in registers.
-func (e *emitter) readWReg(x int) reg.VecPhysical { return e.readW(x).(reg.VecPhysical) }
+func (e *emitter) readWReg(x int) vreg { return e.readW(x).(vreg) }
 
 // readLatest reads W[x], which the schedule computed a few steps ago: from
 // the register it was computed in, when W lives in memory and it is still
 // there (x >= 16: the message words are not).
-func (e *emitter) readLatest(x int) Op {
+func (e *emitter) readLatest(x int) source {
 	if e.wregs == nil && x%80 >= 16 {
 		e.model = append(e.model, event{ring: cache, word: x})
 		return e.work[x%cacheRegs]
@@ -559,9 +509,9 @@ func (e *emitter) readLatest(x int) Op {
 }
 
 // writeW records a write of W[x] to the ring and returns its slot.
-func (e *emitter) writeW(x int) Mem {
+func (e *emitter) writeW(x int) slot {
 	e.wrote(home, x)
-	return Mem{Base: e.rbase, Disp: 32 * (x % ringWords)}
+	return slot(x % ringWords)
 }
 
 func (e *emitter) wrote(r ring, x int) {

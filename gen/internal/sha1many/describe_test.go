@@ -45,7 +45,7 @@ func variants(b Backend, rng *rand.Rand, random int) []Params {
 func generateOn(newBackend func(*build.Context) Backend, p Params) (*ir.File, Backend, error) {
 	ctx := build.NewContext()
 	b := newBackend(ctx)
-	if err := Generate(ctx, b, p, "kernel"); err != nil {
+	if err := Generate(b, p, "kernel"); err != nil {
 		return nil, b, err
 	}
 	f, err := x86emu.Compile(ctx)
@@ -231,7 +231,7 @@ func TestLookaheadModel(t *testing.T) {
 			p := DefaultParams(nb(nil).Lanes())
 			p.Stream.Lookahead = sha1sched.Lookahead(l)
 			ctx := build.NewContext()
-			err := generate(ctx, nb(ctx), p, "kernel")
+			err := generate(nb(ctx), p, "kernel")
 			valid := p.Validate() == nil
 			switch {
 			case valid && err != nil:

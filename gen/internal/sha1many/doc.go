@@ -1,6 +1,12 @@
 // Package sha1many describes, once, the multi-lane SHA-1 block function of
-// sha1.SumMany, and emits it with avo for two instruction sets: AVX2 with
-// 8 lanes and AVX-512 with 16 (the Backend of each).
+// sha1.SumMany, over numbered vector registers, and emits it through a
+// Backend: with avo for AVX2 with 8 lanes and AVX-512 with 16, which share
+// the scalar code around the rounds (amd64: the arguments, the lanes'
+// block pointers and counts, the prefetches, the loop). A Backend's ISA
+// lowers the operations of the rounds and the schedule words; the NEON
+// ISA (neon.go) lowers them for four lanes of arm64, through the typed
+// emitter, for a NEON backend to come (TestNEONRounds runs it under
+// qemu-aarch64).
 //
 // # The algorithm
 //
@@ -20,9 +26,11 @@
 // own register. f is Ch, Parity or Maj: where the backend has a
 // three-input logic instruction (VPTERNLOGD) it is one instruction, else
 // the forms of the one-stream knobs -ch and -maj choose its two-input
-// operations. A rotate is one instruction (VPROLD) or two shifts and an
-// OR; rol5(a) is added into e as its two shifted halves, which share no
-// bit.
+// operations. A rotate (the ISA's sha1sched.RotateShape) is one
+// instruction (VPROLD), a shift into another register and an insert
+// (NEON's SHL and SRI), or, with no rotate at all, two shifts and an OR,
+// and then rol5(a) is added into e as its two shifted halves, which share
+// no bit.
 //
 // The schedule W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]) needs no
 // fix-up here: each vector holds one word of every lane. The 16-word window

@@ -15,6 +15,6 @@ func Main(name string, newBackend func(*build.Context) Backend, fn string) {
 	b := newBackend(nil)
 	p := DefaultParams(b.Lanes())
 	avogen.Main(name, "sha1", func(fs *flag.FlagSet) { knob.Register(fs, p.Knobs(b)...) }, func(ctx *build.Context) error {
-		return Generate(ctx, newBackend(ctx), p, fn)
+		return Generate(newBackend(ctx), p, fn)
 	})
 }

@@ -122,7 +122,7 @@ func scratchKernels(t *testing.T, vs []scratchVariant) string {
 		ctx.ConstraintExpr("amd64")
 		b := v.backend(ctx)
 		name := fmt.Sprintf("kernel%d", n)
-		if err := Generate(ctx, b, v.p, name); err != nil {
+		if err := Generate(b, v.p, name); err != nil {
 			t.Fatalf("%s: %v", v.name, err)
 		}
 		out := filepath.Join(dir, fmt.Sprintf("v%d_amd64.s", n))

@@ -76,7 +76,7 @@ const (
 	WordsUp
 	// Rol sets Dst = A rotated left by N bits in each lane. With the
 	// RotateInPlace shape, Dst is A and Scratch is overwritten; with
-	// RotateInto, Dst is not A, A is kept, and Scratch is NoReg.
+	// the other shapes, Dst is not A, A is kept, and Scratch is NoReg.
 	Rol
 	// XorRol sets Dst ^= A rotated left by N bits in each lane,
 	// overwriting A and Scratch (the RotateInPlace shape only).
@@ -143,9 +143,13 @@ const (
 	// The description keeps the value to rotate in another register and
 	// rotates it into the register that keeps the result.
 	RotateInto
+	// RotateInstruction: a rotate is one instruction, from any register
+	// into any (AVX-512: VPROLD). Group writes its operations as for
+	// RotateInto.
+	RotateInstruction
 )
 
-func (s RotateShape) String() string { return [...]string{"in place", "into"}[s] }
+func (s RotateShape) String() string { return [...]string{"in place", "into", "instruction"}[s] }
 
 // Group returns the vector operations that compute W[4g..4g+3] + K and
 // store it into the ring, for a target whose rotates have the given shape.

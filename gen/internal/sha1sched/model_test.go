@@ -251,7 +251,7 @@ func (m *cpu) vector(op VOp, slot Slot, shape RotateShape) error {
 		switch {
 		case shape == RotateInPlace && (op.Dst != op.A || op.Scratch == NoReg):
 			return fmt.Errorf("%v: an in-place rotate needs Dst = A and a scratch", op)
-		case shape == RotateInto && (op.Dst == op.A || op.Scratch != NoReg):
+		case shape != RotateInPlace && (op.Dst == op.A || op.Scratch != NoReg):
 			return fmt.Errorf("%v: a rotate into another register needs Dst != A and no scratch", op)
 		}
 		v[op.Dst] = rol(v[op.A], op.N)
