@@ -283,6 +283,9 @@ func (b *backend) addSteps(x val, n, d greg) []step {
 // shift-and-insert (or accumulate) into it.
 func (b *backend) Rotate() sha1sched.RotateShape { return sha1sched.RotateInto }
 
+// Registers: the plan's ten fit in NEON's 16 or 32 (regPlan).
+func (b *backend) Registers() int { return 10 }
+
 // v is the register of role x in group g.
 func (b *backend) v(x sha1sched.VReg, g int) vreg {
 	r := &b.regs

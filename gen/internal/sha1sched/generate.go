@@ -16,6 +16,11 @@ type Backend interface {
 	// Rotate is how the target rotates vector lanes; Group shapes its
 	// operations to it.
 	Rotate() RotateShape
+	// Registers is the number of vector registers the description may
+	// use: 10 or more hold the whole plan, and from 7 (SpillRegisters)
+	// to 9 the description spills (Group), in Spill and Reload
+	// operations, each of which calls op.WK.Record.
+	Registers() int
 	// Vector returns the steps that emit op. A Store's step calls
 	// op.WK.Record.
 	Vector(op VOp) []Step
@@ -69,6 +74,9 @@ func Generate(b Backend, s Schedule, name string, c Contract) error {
 		if t < 1 || t > 80 {
 			return fmt.Errorf("%s: a trace of the state after %d rounds: want 1..80", name, t)
 		}
+	}
+	if r := b.Registers(); r < SpillRegisters {
+		return fmt.Errorf("%s: %d vector registers: the description needs %d, spilling all but the last %d groups of the window", name, r, SpillRegisters, SpillWindow)
 	}
 	return generate(b, s, name, c)
 }
@@ -168,10 +176,14 @@ func (d *driver) precalc(r int) []Step {
 // the ring at RingSlot.
 func (d *driver) groupSteps(g int) []Step {
 	var steps []Step
-	for _, op := range Group(g, d.b.Rotate()) {
+	for _, op := range Group(g, d.b.Rotate(), d.b.Registers() < planRegisters) {
 		switch {
 		case op.Kind == Store:
 			op.WK = d.ring.Write(op.Word, RingSlot(op.Word))
+		case op.Kind == Spill:
+			op.WK = d.ring.Write(op.Word, SpillSlot(op.Group))
+		case op.Kind == Reload:
+			op.WK = d.ring.Read(op.Word, SpillSlot(op.Word/wordsPerGroup))
 		case op.Kind == AddK && d.c.Trace != nil: // op.A holds the group's W
 			steps = append(steps, d.b.Vector(VOp{Kind: KeepW, A: op.A, Word: op.Word, Group: op.Group})...)
 		}

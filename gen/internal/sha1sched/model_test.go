@@ -25,6 +25,7 @@ type cpu struct {
 	r    [8]uint32 // the five working variables (renamed by round) and two temporaries
 	h    [5]uint32
 	ring [RingWords]uint32
+	sp   [windowGroups][4]uint32 // the spill slots
 	wk   [4]uint32   // W+K words loaded ahead (model.loads)
 	w    [80]uint32  // the trace's W (KeepW)
 	s    [][5]uint32 // the trace's states (KeepState)
@@ -41,6 +42,7 @@ type instr func(m *cpu)
 // model is the backend: it appends instructions to prog.
 type model struct {
 	shape  RotateShape
+	regs   int // vector registers (Registers): fewer than 10 make the description spill
 	loads  int // W+K words a round loads at once: 1, 2 or 4 (Round.Ahead)
 	prog   []instr
 	labels map[string]int
@@ -48,7 +50,7 @@ type model struct {
 }
 
 func newModel(shape RotateShape) *model {
-	return &model{shape: shape, loads: 1, labels: map[string]int{}}
+	return &model{shape: shape, regs: planRegisters, loads: 1, labels: map[string]int{}}
 }
 
 func (b *model) emit(text string, in instr) {
@@ -61,6 +63,7 @@ func (b *model) jumpTo(label string) instr {
 }
 
 func (b *model) Rotate() RotateShape { return b.shape }
+func (b *model) Registers() int      { return b.regs }
 
 func (b *model) Comment(format string, args ...any) {}
 func (b *model) Label(name string)                  { b.labels[name] = len(b.prog) }
@@ -197,12 +200,18 @@ func (b *model) Round(r Round) []Step {
 }
 
 // Vector emits op as one instruction, checking its operand contract as it
-// runs.
+// runs, and that it names no window register past the registers the
+// model has.
 func (b *model) Vector(op VOp) []Step {
 	return []Step{func() {
 		var slot Slot
-		if op.Kind == Store {
+		if op.Kind == Store || op.Kind == Spill || op.Kind == Reload {
 			slot = op.WK.Record()
+		}
+		for _, r := range []VReg{op.Dst, op.A, op.B, op.Scratch} {
+			if b.regs < planRegisters && r.WindowIndex() >= SpillWindow {
+				panic(fmt.Sprintf("model: %v names %v, with %d vector registers", op, r, b.regs))
+			}
 		}
 		b.emit(op.String(), func(m *cpu) {
 			if err := m.vector(op, slot, b.shape); err != nil && m.err == nil {
@@ -278,6 +287,10 @@ func (m *cpu) vector(op VOp, slot Slot, shape RotateShape) error {
 		}
 	case KeepW:
 		copy(m.w[op.Word:], v[op.A][:])
+	case Spill:
+		m.sp[slot.Off/16] = v[op.A]
+	case Reload:
+		v[op.Dst] = m.sp[slot.Off/16]
 	default:
 		return fmt.Errorf("model: no operation %v", op.Kind)
 	}

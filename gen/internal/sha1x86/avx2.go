@@ -89,7 +89,7 @@ func generatePair(ctx *build.Context, k Kernel, p Params, name string) error {
 // into the next buffer; its words are those of the pass at base.
 func (e *backend) pairGroupSteps(g, base int) []step {
 	var steps []step
-	for _, op := range sha1sched.Group(g, e.Rotate()) {
+	for _, op := range sha1sched.Group(g, e.Rotate(), false) {
 		if op.Kind == sha1sched.Store {
 			op.WK = e.pair.model.Write(base+op.Word, pairSlot(bufNext, 0, op.Word), pairSlot(bufNext, 1, op.Word))
 		}

@@ -35,6 +35,7 @@ type backend struct {
 	bswapMem   Mem                // the PSHUFB byte-swap indexes
 	c          sha1sched.Contract // what the kernel keeps and returns besides h
 	trace      [2]Mem             // with c.Trace: W and the states, on the stack until Finish copies them out
+	spills     Mem                // the spill slots, with fewer than 10 registers for the description
 	ret        Mem                // with c.Result: the blocks absorbed, counted in the result slot
 
 	lanes int       // blocks per vector register: 1, or 2 for the pair kernel
@@ -95,6 +96,9 @@ func (e *backend) Begin(name string, k sha1sched.Contract) {
 	e.endMem = c.AllocLocal(8)
 	if k.Trace != nil {
 		e.trace = [2]Mem{c.AllocLocal(4 * 80), c.AllocLocal(20 * len(k.Trace))}
+	}
+	if e.Registers() < 10 {
+		e.spills = c.AllocLocal(16 * 8)
 	}
 	v := e.vars(0)
 	e.loadArgs(e.end, e.endMem, v)
@@ -228,6 +232,15 @@ func (e *backend) loadArgs(scratch reg.GPPhysical, endMem Mem, v vars) {
 // Rotate: SSE and AVX rotate a register in place with two shifts and an OR.
 func (e *backend) Rotate() sha1sched.RotateShape { return sha1sched.RotateInPlace }
 
+// Registers is the XMM registers but the byte-swap indexes' (Params.Registers
+// asks for fewer).
+func (e *backend) Registers() int {
+	if e.p.Registers > 0 {
+		return e.p.Registers
+	}
+	return 15
+}
+
 // v is the register of role r.
 func (e *backend) v(r sha1sched.VReg) reg.VecPhysical {
 	switch {
@@ -295,6 +308,10 @@ func (e *backend) Vector(op sha1sched.VOp) []step {
 		return []step{func() { x.Store(e.mem(op.WK.Record()), a) }}
 	case sha1sched.KeepW:
 		return []step{func() { x.Store(e.trace[0].Offset(4*op.Word), a) }}
+	case sha1sched.Spill:
+		return []step{func() { x.Store(e.spills.Offset(op.WK.Record().Off), a) }}
+	case sha1sched.Reload:
+		return []step{func() { x.Load(d, e.spills.Offset(op.WK.Record().Off)) }}
 	}
 	panic(fmt.Sprintf("sha1x86: no lowering of %v", op))
 }

@@ -16,6 +16,11 @@ type Params struct {
 	Rotate Rotate
 	Align  Align
 	Rounds Rounds // avx2 only
+	// Registers, if not 0, is the number of XMM registers the one-block
+	// kernels may use for the description (Backend.Registers), besides the
+	// byte-swap indexes: from 7 it spills, as a 386 backend would with
+	// its 8 XMM registers. It is not a knob; the tests set it.
+	Registers int
 }
 
 // Rotate is how the scalar rounds compute rol5(a) and rol30(b).

@@ -1,6 +1,7 @@
 package sha1x86
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -20,25 +21,36 @@ func TestTrace(t *testing.T) {
 		t.Skip("the scratch kernels are amd64 assembly")
 	}
 	c := sha1sched.Contract{Trace: []int{58, 65}, Result: sha1sched.Absorbed}
+	vs := oneBlockVariants(t, func(v *scratchVariant, _ int) { v.c = c })
+	dir := scratchKernels(t, "TestTrace", vs, map[string]string{"trace_test.go": strings.ReplaceAll(traceTest, "SIG", strings.TrimPrefix(c.Signature(), "func"))})
+	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
+	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
+}
+
+// oneBlockVariants returns the ssse3 and avx kernels this CPU runs (it
+// skips the test if none), with the defaults and with the look-ahead and
+// placements that move the groups' steps among the rounds, each changed by
+// set (given its index).
+func oneBlockVariants(t *testing.T, set func(v *scratchVariant, i int)) []scratchVariant {
 	var vs []scratchVariant
 	for _, k := range []Kernel{SSSE3, AVX} {
 		if !runnable(k.Name) {
 			t.Logf("this CPU cannot run %s kernels", k.Name)
 			continue
 		}
-		for _, change := range []func(*Params){func(*Params) {}, func(p *Params) { p.Lookahead = 5 },
-			func(p *Params) { p.Placement, p.Lookahead = sha1sched.Burst, 13 }} {
-			p := k.Defaults()
-			change(&p)
-			vs = append(vs, scratchVariant{k: k, p: p, label: k.Name + " " + k.Schedule(p), c: c})
+		for i, change := range []func(*Params){func(*Params) {}, func(p *Params) { p.Lookahead = 4 },
+			func(p *Params) { p.Placement, p.Lookahead = sha1sched.Burst, 13 }, func(p *Params) { p.Placement = sha1sched.Front }} {
+			v := scratchVariant{k: k, p: k.Defaults()}
+			change(&v.p)
+			v.label = k.Name + " " + k.Schedule(v.p)
+			set(&v, i)
+			vs = append(vs, v)
 		}
 	}
 	if len(vs) == 0 {
 		t.Skip("this CPU runs none of the kernels")
 	}
-	dir := scratchKernels(t, "TestTrace", vs, map[string]string{"trace_test.go": strings.ReplaceAll(traceTest, "SIG", strings.TrimPrefix(c.Signature(), "func"))})
-	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
-	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
+	return vs
 }
 
 // traceTest is the scratch package's test of the trace kernels.
@@ -85,3 +97,22 @@ func TestVariants(t *testing.T) {
 	}
 }
 `
+
+// TestSpills generates the one-block kernels with 7 and 8 XMM registers
+// for the description (386's budget: 8, one of them perhaps for the
+// byte-swap indexes), whose groups it then spills and reloads, for the
+// default knobs and the placements and look-aheads that move the reloads,
+// and runs them natively in a scratch package against internal/ref
+// (emittest.SHA1Tests).
+func TestSpills(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the scratch kernels are amd64 assembly")
+	}
+	vs := oneBlockVariants(t, func(v *scratchVariant, i int) {
+		v.p.Registers = sha1sched.SpillRegisters + i%2
+		v.label += fmt.Sprintf(", %d XMM registers", v.p.Registers)
+	})
+	dir := scratchKernels(t, "TestSpills", vs, nil)
+	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
+	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
+}
