@@ -270,9 +270,9 @@ func (b *amd64) Finish() {
 	b.ctx.RET()
 }
 func (b *amd64) Add(dst, a vreg, x source) { b.ctx.VPADDD(b.op(x), b.v(a), b.v(dst)) }
-func (b *amd64) Shl(dst, a vreg, n int)     { b.ctx.VPSLLD(U8(n), b.v(a), b.v(dst)) }
-func (b *amd64) Shr(dst, a vreg, n int)     { b.ctx.VPSRLD(U8(n), b.v(a), b.v(dst)) }
-func (b *amd64) ByteSwap(dst, a vreg)       { b.ctx.VPSHUFB(b.bswap, b.v(a), b.v(dst)) }
+func (b *amd64) Shl(dst, a vreg, n int)    { b.ctx.VPSLLD(U8(n), b.v(a), b.v(dst)) }
+func (b *amd64) Shr(dst, a vreg, n int)    { b.ctx.VPSRLD(U8(n), b.v(a), b.v(dst)) }
+func (b *amd64) ByteSwap(dst, a vreg)      { b.ctx.VPSHUFB(b.bswap, b.v(a), b.v(dst)) }
 
 // Unpack emits VPUNPCK{L,H}{DQ,QDQ} x, a, dst.
 func (b *amd64) Unpack(dst, a, x vreg, size int, hi bool) {
@@ -335,14 +335,14 @@ func (b *avx2) Move(dst vreg, src source) {
 		b.ctx.VMOVDQU(b.op(src), b.v(dst))
 	}
 }
-func (b *avx2) LoadH(dst vreg, row int)       { b.ctx.VMOVDQU(b.hRow(row), b.v(dst)) }
-func (b *avx2) Store(s slot, src vreg)        { b.ctx.VMOVDQU(b.v(src), b.op(s)) }
-func (b *avx2) AddK(dst, a vreg, i int)       { b.ctx.VPADDD(b.k.Offset(32*i), b.v(a), b.v(dst)) }
+func (b *avx2) LoadH(dst vreg, row int)      { b.ctx.VMOVDQU(b.hRow(row), b.v(dst)) }
+func (b *avx2) Store(s slot, src vreg)       { b.ctx.VMOVDQU(b.v(src), b.op(s)) }
+func (b *avx2) AddK(dst, a vreg, i int)      { b.ctx.VPADDD(b.k.Offset(32*i), b.v(a), b.v(dst)) }
 func (b *avx2) Xor(dst, a vreg, x source)    { b.ctx.VPXOR(b.op(x), b.v(a), b.v(dst)) }
 func (b *avx2) And(dst, a vreg, x source)    { b.ctx.VPAND(b.op(x), b.v(a), b.v(dst)) }
 func (b *avx2) Or(dst, a vreg, x source)     { b.ctx.VPOR(b.op(x), b.v(a), b.v(dst)) }
 func (b *avx2) AndNot(dst, a vreg, x source) { b.ctx.VPANDN(b.op(x), b.v(a), b.v(dst)) }
-func (b *avx2) Rol(dst, a vreg, n int)        { panic("sha1many: AVX2 has no vector rotate") }
+func (b *avx2) Rol(dst, a vreg, n int)       { panic("sha1many: AVX2 has no vector rotate") }
 func (b *avx2) Logic3(_, _, _ vreg, _ source, _ uint8) {
 	panic("sha1many: AVX2 has no three-input logic instruction")
 }
@@ -432,14 +432,14 @@ func (b *avx512) Move(dst vreg, src source) {
 		b.ctx.VMOVDQU32(b.op(src), b.v(dst))
 	}
 }
-func (b *avx512) LoadH(dst vreg, row int)       { b.ctx.VMOVDQU32(b.hRow(row), b.v(dst)) }
-func (b *avx512) Store(s slot, src vreg)        { b.ctx.VMOVDQU32(b.v(src), b.op(s)) }
-func (b *avx512) AddK(dst, a vreg, i int)       { b.ctx.VPADDD_BCST(b.k.Offset(4*i), b.v(a), b.v(dst)) }
+func (b *avx512) LoadH(dst vreg, row int)      { b.ctx.VMOVDQU32(b.hRow(row), b.v(dst)) }
+func (b *avx512) Store(s slot, src vreg)       { b.ctx.VMOVDQU32(b.v(src), b.op(s)) }
+func (b *avx512) AddK(dst, a vreg, i int)      { b.ctx.VPADDD_BCST(b.k.Offset(4*i), b.v(a), b.v(dst)) }
 func (b *avx512) Xor(dst, a vreg, x source)    { b.ctx.VPXORD(b.op(x), b.v(a), b.v(dst)) }
 func (b *avx512) And(dst, a vreg, x source)    { b.ctx.VPANDD(b.op(x), b.v(a), b.v(dst)) }
 func (b *avx512) Or(dst, a vreg, x source)     { b.ctx.VPORD(b.op(x), b.v(a), b.v(dst)) }
 func (b *avx512) AndNot(dst, a vreg, x source) { b.ctx.VPANDND(b.op(x), b.v(a), b.v(dst)) }
-func (b *avx512) Rol(dst, a vreg, n int)        { b.ctx.VPROLD(U8(n), b.v(a), b.v(dst)) }
+func (b *avx512) Rol(dst, a vreg, n int)       { b.ctx.VPROLD(U8(n), b.v(a), b.v(dst)) }
 
 // Logic3 is VPTERNLOGD, which overwrites its first source.
 func (b *avx512) Logic3(dst, a, x vreg, y source, imm uint8) {

@@ -61,12 +61,12 @@ type emitter struct {
 	b Backend
 	p Params
 
-	v0                vars           // the working variables at the top of the loop
-	counts, blk, mask vreg           // the lanes' block counts, the block number, the mask of the lanes that absorb it
-	s0, s1            vreg           // the rounds' scratch registers
-	work              [workRegs]vreg // the schedule's and the loads' registers
-	wregs             []vreg         // W[t] in wregs[t%16]; nil when W is in the ring (slot)
-	model             []event        // W accesses in emission order
+	v0                vars            // the working variables at the top of the loop
+	counts, blk, mask vreg            // the lanes' block counts, the block number, the mask of the lanes that absorb it
+	s0, s1            vreg            // the rounds' scratch registers
+	work              [workRegs]vreg  // the schedule's and the loads' registers
+	wregs             []vreg          // W[t] in wregs[t%16]; nil when W is in the ring (slot)
+	model             sha1sched.Model // W accesses in emission order: the ring (home) and the latest words (cache)
 }
 
 // newEmitter plans the registers 0..numVec-1 of a kernel with choices p.
@@ -128,55 +128,41 @@ func (e *emitter) function(name string) error {
 		b.LoadH(r, i)
 	}
 
-	e.comment("Prologue: W[0..%d] of the first block.", L-1)
-	for w := 0; w < L; w++ {
-		for _, s := range e.unit(w) {
-			s()
-		}
-	}
-	prologue := e.take()
-
-	b.Label("loop")
-	v := e.v0
-	first := 80 - L
-	for t := 0; t < first; t++ {
-		merge(e.round(t, v), e.unit(t+L))
-		v = v.next()
-	}
-	head := e.take()
-	e.comment("Advance to the next block, or finish the last one without its loads.")
-	b.NextBlock("last")
-	vLast := v
-	for t := first; t < 80; t++ {
-		merge(e.round(t, v), e.unit(t+L))
-		v = v.next()
-	}
-	next := e.take()
-	e.updateH(v, e.v0)
-	b.Jump("loop")
-
-	b.Label("last")
-	v = vLast
-	for t := first; t < 80; t++ {
-		merge(e.round(t, v), nil)
-		v = v.next()
-	}
-	last := e.take()
-	e.updateH(v, v)
-	if err := checkModel(prologue, head, next, last); err != nil {
+	prologue, head, next, last := sha1sched.Loop{
+		Lookahead: L, Ring: &e.model,
+		Prologue: "Prologue: W[0..%d] of the first block.",
+		Advance:  "Advance to the next block, or finish the last one without its loads.",
+		Vector:   e.unit, Round: func(t int, vector []step) { merge(e.round(t, e.vars(t)), vector) },
+		Backend: loop{e},
+	}.Emit()
+	if err := sha1sched.CheckBlocks(prologue, head, next, last); err != nil {
 		return fmt.Errorf("%s with %s: %w", name, e.p.String(b), err)
 	}
-
-	b.Label("done")
-	b.Finish()
 	return nil
 }
 
-// take returns the W accesses recorded since the last call.
-func (e *emitter) take() []event {
-	m := e.model
-	e.model = nil
-	return m
+// vars is the registers of round t: the variables are renamed every round.
+func (e *emitter) vars(t int) vars {
+	v := e.v0
+	for ; t > 0; t-- {
+		v = v.next()
+	}
+	return v
+}
+
+// loop is the emitter as sha1sched.Loop takes it: after each block, h +=
+// a..e in the lanes that absorb it.
+type loop struct{ e *emitter }
+
+func (l loop) Comment(format string, args ...any) { l.e.comment(format, args...) }
+func (l loop) Label(name string)                  { l.e.b.Label(name) }
+func (l loop) Jump(label string)                  { l.e.b.Jump(label) }
+func (l loop) Advance(label string)               { l.e.b.NextBlock(label) }
+func (l loop) NextBlock()                         { l.e.updateH(l.e.vars(80), l.e.v0) }
+func (l loop) Finish() {
+	l.e.updateH(l.e.vars(80), l.e.vars(80))
+	l.e.b.Label("done")
+	l.e.b.Finish()
 }
 
 // updateH adds the working variables v into h (in the lanes that absorb
@@ -438,7 +424,7 @@ func (e *emitter) groupSteps(g int) []step {
 	var steps []step
 	steps = append(steps, func() {
 		e.comment("W[%d..%d]: load and transpose", x, x+groupWords-1)
-		e.model = append(e.model, event{clear: true}) // the work registers are the cache
+		e.model.Clear(int(cache)) // the work registers are the cache
 	})
 	out := func(i int, r vreg) []step {
 		if e.wregs != nil {
@@ -487,7 +473,7 @@ func (e *emitter) groupSteps(g int) []step {
 
 // readW records a read of W[x] where it lives and returns that source.
 func (e *emitter) readW(x int) source {
-	e.model = append(e.model, event{ring: home, word: x})
+	e.model.Read(x, home.slot(x)).Record()
 	if e.wregs != nil {
 		return e.wregs[x%ringWords]
 	}
@@ -502,7 +488,7 @@ func (e *emitter) readWReg(x int) vreg { return e.readW(x).(vreg) }
 // there (x >= 16: the message words are not).
 func (e *emitter) readLatest(x int) source {
 	if e.wregs == nil && x%80 >= 16 {
-		e.model = append(e.model, event{ring: cache, word: x})
+		e.model.Read(x, cache.slot(x)).Record()
 		return e.work[x%cacheRegs]
 	}
 	return e.readW(x)
@@ -514,6 +500,20 @@ func (e *emitter) writeW(x int) slot {
 	return slot(x % ringWords)
 }
 
-func (e *emitter) wrote(r ring, x int) {
-	e.model = append(e.model, event{ring: r, write: true, word: x})
+func (e *emitter) wrote(r ring, x int) { e.model.WriteWord(x, r.slot(x)).Record() }
+
+// A ring is where the model keeps schedule words, as a buffer of slots.
+type ring int
+
+const (
+	home  ring = iota // where W[t] lives: slot t%16 of the registers or the stack ring
+	cache             // the registers holding the latest computed words, slot t%4
+)
+
+// slot is W[x]'s slot in r: one word each.
+func (r ring) slot(x int) sha1sched.Slot {
+	if r == home {
+		return sha1sched.Slot{Buf: int(r), Off: 4 * (x % ringWords)}
+	}
+	return sha1sched.Slot{Buf: int(r), Off: 4 * (x % cacheRegs)}
 }

@@ -42,20 +42,26 @@ type Backend interface {
 	// calls it only for a contract with a Trace. KeepW operations store
 	// the trace's W.
 	KeepState(i, t int)
+	// Control: Advance jumps to label if the next block would start past
+	// the last whole block of p; NextBlock adds a..e into h, and sets a..e
+	// from h for the next block's round 0; Finish adds a..e into h,
+	// stores h, and returns, and is also where Begin's early exit lands.
+	Control
+}
+
+// Control is the control flow of a description's loop (Loop).
+type Control interface {
 	// Comment emits a comment line.
 	Comment(format string, args ...any)
 	// Label places a branch target.
 	Label(name string)
 	// Jump jumps to label.
 	Jump(label string)
-	// Advance points at the next block, and jumps to label if there is
-	// none: if that block would start past the last whole block of p.
+	// Advance points at the next block, or jumps to label after the last.
 	Advance(label string)
-	// NextBlock adds a..e into h, and sets a..e from h for the next
-	// block's round 0.
+	// NextBlock ends a block that has a next one.
 	NextBlock()
-	// Finish adds a..e into h, stores h, and returns; it is also where
-	// Begin's early exit lands.
+	// Finish ends the last block, and the function.
 	Finish()
 }
 
@@ -85,64 +91,78 @@ func Generate(b Backend, s Schedule, name string, c Contract) error {
 // show the ring model rejecting what Validate would have.
 func generate(b Backend, s Schedule, name string, c Contract) error {
 	d := &driver{b: b, s: s, c: c, ring: &Model{}}
-	L := int(s.Lookahead)
 	b.Begin(name, c)
-	b.Comment("Prologue: W+K for rounds 0..%d of the first block.", L-1)
-	for r := -L; r < 0; r++ {
-		for _, st := range d.precalc(r) {
-			st()
-		}
-	}
-	prologue := d.ring.Cut()
-
-	b.Label("loop")
-	// From round first on, the rounds host the look-ahead's steps for the
-	// next block (its groups 0..3), which load from it. There the loop
-	// advances to that block; after the last block it branches to a copy of
-	// the remaining rounds without the look-ahead, so nothing past the input
-	// is read and no block pointer has to be chosen without a branch.
-	first := 80 - L
-	for t := 0; t < first; t++ {
-		d.merge(t, d.precalc(t))
-	}
-	head := d.ring.Cut()
-	b.Comment("Advance to the next block, or finish the last one without the look-ahead.")
-	b.Advance("last")
-	for t := first; t < 80; t++ {
-		d.merge(t, d.precalc(t))
-	}
-	next := d.ring.Cut()
-	b.NextBlock()
-	b.Jump("loop")
-
-	b.Label("last")
-	for t := first; t < 80; t++ {
-		d.merge(t, nil)
-	}
-	last := d.ring.Cut()
+	prologue, head, next, last := Loop{
+		Lookahead: int(s.Lookahead), Ring: d.ring,
+		Prologue: "Prologue: W+K for rounds 0..%d of the first block.",
+		Advance:  "Advance to the next block, or finish the last one without the look-ahead.",
+		Vector:   d.precalc, Round: d.merge, Backend: b,
+	}.Emit()
 	// Every round reads its word once, in the loop and in the last block.
 	for _, tail := range []Trace{next, last} {
 		if err := readsOnce(append(append(Trace{}, head...), tail...)); err != nil {
 			return fmt.Errorf("%s with %s: %w", name, s, err)
 		}
 	}
-	// Whole inputs of one, two and three blocks: one covers the block the
-	// prologue filled, two and three the blocks the loop itself filled.
-	for blocks := 1; blocks <= 3; blocks++ {
-		runs := []Run{{prologue, 0}}
-		for i := 0; i < blocks; i++ {
-			tail := next
-			if i == blocks-1 {
-				tail = last
-			}
-			runs = append(runs, Run{head, 80 * i}, Run{tail, 80 * i})
-		}
-		if err := Check(runs); err != nil {
-			return fmt.Errorf("%s with %s: %w", name, s, err)
+	if err := CheckBlocks(prologue, head, next, last); err != nil {
+		return fmt.Errorf("%s with %s: %w", name, s, err)
+	}
+	return nil
+}
+
+// Loop is the block loop of the descriptions (this package's and
+// gen/internal/sha1many's), whose vector work for each word runs Lookahead
+// rounds before the round that reads it. From round 80-Lookahead on, the
+// rounds host the look-ahead's steps for the next block, which load from
+// it. There the loop advances to that block; after the last block it
+// branches to a copy of the remaining rounds without the look-ahead, so
+// that nothing past the input is read and no block pointer has to be
+// chosen without a branch.
+type Loop struct {
+	Lookahead int
+	Ring      *Model // where the steps record their accesses
+	// Prologue (given the last word it computes) and Advance are the
+	// comments before the prologue and the branch.
+	Prologue, Advance string
+	// Vector returns the look-ahead's steps for word w (80 and up: the
+	// next block's); Round emits round t with those that it hosts.
+	Vector  func(w int) []Step
+	Round   func(t int, vector []Step)
+	Backend Control
+}
+
+// Emit emits the loop and returns the ring's accesses of its parts, for
+// CheckBlocks.
+func (l Loop) Emit() (prologue, head, next, last Trace) {
+	b, L := l.Backend, l.Lookahead
+	b.Comment(l.Prologue, L-1)
+	for w := 0; w < L; w++ {
+		for _, st := range l.Vector(w) {
+			st()
 		}
 	}
+	prologue = l.Ring.Cut()
+	b.Label("loop")
+	first := 80 - L
+	for t := 0; t < first; t++ {
+		l.Round(t, l.Vector(t+L))
+	}
+	head = l.Ring.Cut()
+	b.Comment(l.Advance)
+	b.Advance("last")
+	for t := first; t < 80; t++ {
+		l.Round(t, l.Vector(t+L))
+	}
+	next = l.Ring.Cut()
+	b.NextBlock()
+	b.Jump("loop")
+	b.Label("last")
+	for t := first; t < 80; t++ {
+		l.Round(t, nil)
+	}
+	last = l.Ring.Cut()
 	b.Finish()
-	return nil
+	return prologue, head, next, last
 }
 
 type driver struct {
@@ -163,12 +183,11 @@ func (d *driver) merge(t int, vector []Step) {
 	}
 }
 
-// precalc returns the vector steps that round r hosts: one quarter of the
-// group holding word r+Lookahead. Rounds 80-Lookahead..79 host the first
-// groups of the next block, after Advance; negative rounds are the
-// prologue.
-func (d *driver) precalc(r int) []Step {
-	w := r + int(d.s.Lookahead)
+// precalc returns the vector steps of word w: one quarter of the steps of
+// its group, dealt to the round Lookahead rounds earlier. Rounds
+// 80-Lookahead..79 host the first groups of the next block, after Advance;
+// words below Lookahead are the prologue.
+func (d *driver) precalc(w int) []Step {
 	return d.s.Placement.Deal(d.groupSteps(w/wordsPerGroup), w%wordsPerGroup, wordsPerGroup)
 }
 

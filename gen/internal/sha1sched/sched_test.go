@@ -244,7 +244,7 @@ func TestRingModelRejects(t *testing.T) {
 		}
 		for _, shape := range shapes {
 			err := generate(newModel(shape), s, "block", Contract{})
-			if err == nil || !strings.Contains(err.Error(), "would read W+K slot") {
+			if err == nil || !strings.Contains(err.Error(), "would be read from slot") {
 				t.Errorf("%v %s: the ring model said %v, want a slot error", shape, s, err)
 			}
 		}
