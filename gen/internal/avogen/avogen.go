@@ -14,8 +14,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unsafe"
 
+	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
 	"github.com/simdhash/simdhash/gen/internal/emit"
@@ -41,6 +44,21 @@ func Write(ctx *build.Context, out, pkg string, argv []string) error {
 		return err
 	}
 	return os.WriteFile(out, b, 0o644)
+}
+
+// Table adds to ctx the read-only table name of the words, each of its
+// type's size, and returns it.
+func Table[W uint32 | uint64](ctx *build.Context, name string, words []W) operand.Mem {
+	m := ctx.StaticGlobal(name)
+	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i, w := range words {
+		var datum operand.Constant = operand.U32(w)
+		if _, wide := any(w).(uint64); wide {
+			datum = operand.U64(w)
+		}
+		ctx.AddDatum(i*int(unsafe.Sizeof(w)), datum)
+	}
+	return m
 }
 
 // Fatal prints err prefixed by the generator's name and exits with status 1.

@@ -82,9 +82,9 @@ func must[T any](v T, err error) T {
 // K of rounds 20i..20i+19 in each 32-bit word of the 16-byte row i.
 func KTable(file *emit.File, name string) *emit.Global {
 	t := file.Data(name)
-	for i := range 4 {
-		k := uint64(sha1sched.K(20 * i))
-		t.U64(k|k<<32, k|k<<32)
+	k := sha1sched.KTable(4)
+	for i := 0; i < len(k); i += 4 {
+		t.U64(uint64(k[i])|uint64(k[i+1])<<32, uint64(k[i+2])|uint64(k[i+3])<<32)
 	}
 	return t
 }

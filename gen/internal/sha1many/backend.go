@@ -7,6 +7,7 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -114,31 +115,6 @@ type Backend interface {
 // operation), so that the description can interleave independent work;
 // the one-stream description's steps, so that its placement deals them.
 type step = sha1sched.Step
-
-// kTable emits SHA-1's four constants (FIPS 180-4, 4.2.1), each repeated
-// copies times, as a read-only table named name.
-func kTable(ctx *build.Context, name string, copies int) Mem {
-	m := ctx.StaticGlobal(name)
-	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < 4*copies; i++ {
-		ctx.AddDatum(4*i, U32(sha1sched.K(20*(i/copies))))
-	}
-	return m
-}
-
-// bswapTable emits the PSHUFB indexes that reverse the bytes of each
-// 32-bit word, for a register of the given number of 32-bit lanes.
-func bswapTable(ctx *build.Context, name string, lanes int) Mem {
-	m := ctx.StaticGlobal(name)
-	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < lanes; i++ {
-		// Little-endian word i holds the byte indexes 4i+3, 4i+2, 4i+1, 4i
-		// (PSHUFB indexes count within each 128-bit part).
-		b := uint32(4 * (i % 4))
-		ctx.AddDatum(4*i, U32(b+3|(b+2)<<8|(b+1)<<16|b<<24))
-	}
-	return m
-}
 
 var (
 	ymm = []reg.VecPhysical{reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7,
@@ -309,13 +285,9 @@ func (*avx2) Rotate() sha1sched.RotateShape { return sha1sched.RotateInPlace }
 
 func (b *avx2) Constants() {
 	c := b.ctx
-	b.k = kTable(c, "sha1ManyK", 8)
-	b.bswap = bswapTable(c, "sha1ManyBswap", 8)
-	b.ones = c.StaticGlobal("sha1ManyOnes")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for l := 0; l < 8; l++ {
-		c.AddDatum(4*l, U32(1))
-	}
+	b.k = avogen.Table(c, "sha1ManyK", sha1sched.KTable(8))
+	b.bswap = avogen.Table(c, "sha1ManyBswap", sha1sched.ByteSwapTable(8))
+	b.ones = avogen.Table(c, "sha1ManyOnes", []uint32{1, 1, 1, 1, 1, 1, 1, 1})
 }
 
 func (b *avx2) Setup(counts, blk vreg) {
@@ -407,11 +379,9 @@ func (*avx512) Rotate() sha1sched.RotateShape { return sha1sched.RotateInstructi
 
 func (b *avx512) Constants() {
 	c := b.ctx
-	b.k = kTable(c, "sha1ManyK", 1)
-	b.bswap = bswapTable(c, "sha1ManyBswap", 16)
-	b.one = c.StaticGlobal("sha1ManyOne")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	c.AddDatum(0, U32(1))
+	b.k = avogen.Table(c, "sha1ManyK", sha1sched.KTable(1))
+	b.bswap = avogen.Table(c, "sha1ManyBswap", sha1sched.ByteSwapTable(16))
+	b.one = avogen.Table(c, "sha1ManyOne", []uint32{1})
 }
 
 func (b *avx512) Setup(counts, blk vreg) {

@@ -52,12 +52,14 @@
 package sha1shani
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 	"github.com/simdhash/simdhash/gen/internal/sha1x86"
 )
@@ -248,16 +250,11 @@ func Generate(ctx *build.Context, name string, streams int) error {
 	a := &emitter{ctx: ctx, ptr: []reg.GPPhysical{reg.RSI, reg.R8, reg.R9, reg.R10}[:streams]}
 	hp, end := reg.RDI, reg.RDX
 
-	mask := ctx.StaticGlobal("shaniBswap")
-	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < 2; i++ {
-		// Byte k of the result is byte 15-k of the source.
-		var q uint64
-		for k := 7; k >= 0; k-- {
-			q = q<<8 | uint64(15-(8*i+k))
-		}
-		ctx.AddDatum(8*i, U64(q))
+	var rev [16]byte // byte k of the result is byte 15-k of the source
+	for k := range rev {
+		rev[k] = byte(15 - k)
 	}
+	mask := avogen.Table(ctx, "shaniBswap", []uint64{binary.LittleEndian.Uint64(rev[:]), binary.LittleEndian.Uint64(rev[8:])})
 
 	ctx.Function(name)
 	ctx.Attributes(attr.NOSPLIT)

@@ -7,6 +7,7 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -60,24 +61,11 @@ func newBackend(ctx *build.Context, k Kernel, p Params) *backend {
 	return e
 }
 
-// constants emits the read-only tables: K for each 20 rounds, four copies
-// per 16 bytes, and the PSHUFB indexes that byte-swap each 32-bit word.
+// constants emits the read-only tables: K for each 20 rounds, in every
+// lane, and the PSHUFB indexes that byte-swap each 32-bit word.
 func (e *backend) constants() {
-	c := e.ctx
-	e.ktab = c.StaticGlobal("sha1K")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	per := 4 * e.lanes // copies of each K
-	for i := 0; i < 4*per; i++ {
-		c.AddDatum(4*i, U32(sha1sched.K(20*(i/per))))
-	}
-	mask := c.StaticGlobal("sha1Bswap")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < 4*e.lanes; i++ {
-		// Little-endian word i holds the byte indexes 4i+3, 4i+2, 4i+1, 4i.
-		b := uint32(4 * (i % 4))
-		c.AddDatum(4*i, U32(b+3|(b+2)<<8|(b+1)<<16|b<<24))
-	}
-	e.bswapMem = mask
+	e.ktab = avogen.Table(e.ctx, "sha1K", sha1sched.KTable(4*e.lanes))
+	e.bswapMem = avogen.Table(e.ctx, "sha1Bswap", sha1sched.ByteSwapTable(4*e.lanes))
 }
 
 // --- The function (sha1sched.Backend) ---
