@@ -41,7 +41,7 @@ const (
 func kindOf(i *emit.Inst) kind {
 	op, args, _ := strings.Cut(i.GNU, " ")
 	a32 := strings.HasPrefix(op, "v")
-	vector := a32 || strings.Contains(args, ".16b") || strings.Contains(args, ".4s") || strings.HasPrefix(args, "q")
+	vector := a32 || strings.HasPrefix(op, "sha1") || strings.Contains(args, ".16b") || strings.Contains(args, ".4s") || strings.HasPrefix(args, "q")
 	op = strings.TrimPrefix(op, "v")
 	switch {
 	case i.Branch || i.Terminal:
@@ -150,6 +150,11 @@ var (
 	cortexA53 = inOrderCore(6, false, true, 0)
 	cortexA55 = inOrderCore(4, true, false, 3)
 )
+
+// CortexA53 is the Cortex-A53 for emit.Func.ScheduleFor: every result
+// written back when this model's A53 writes it back, in order (the SHA-1
+// instructions' kernel, gen/internal/sha1ce, is ordered for it).
+var CortexA53 = emit.Core{Latency: cortexA53.Done, InOrderCompletion: true}
 
 // refineWindow is how many places OrderBoth moves an instruction at most.
 const refineWindow = 8

@@ -53,7 +53,7 @@ import (
 // back), so that nothing outside p is read.
 //
 // The order within a stretch between branches is the list scheduler's,
-// for the Cortex-A53 as LLVM models it (inOrderCore, generate.go), unless
+// for the Cortex-A53 as LLVM models it (sha1arm.CortexA53), unless
 // -schedule=false.
 //
 // Streams. Several independent streams run the same description group by

@@ -72,32 +72,6 @@ func (o Options) streamsText() string {
 	return fmt.Sprintf(" for %d streams", o.Streams)
 }
 
-// inOrderCore is the processor the block loop is scheduled for: the
-// Cortex-A53 as LLVM 14 models it, in which every Advanced SIMD and SHA-1
-// instruction has its result after 6 cycles, a load after 4 and an integer
-// instruction after 3, and instructions complete in order. (The A55 model
-// has shorter latencies of the same shape; the out-of-order A57 depends
-// little on the order.)
-var inOrderCore = emit.Core{
-	InOrderCompletion: true,
-	Latency: func(i *emit.Inst) int {
-		vector, load := false, false
-		for _, r := range i.Out {
-			vector = vector || r[0] == 'V' || r[0] == 'D'
-		}
-		for _, r := range i.In {
-			load = load || r == "mem"
-		}
-		switch {
-		case vector && load:
-			return 4
-		case vector:
-			return 6
-		}
-		return 3
-	},
-}
-
 // contract is the kernel's: the Blocks form for one stream, else Streams.
 func (o Options) contract() sha1sched.Contract {
 	if o.Streams > 1 {
@@ -150,7 +124,7 @@ func Generate(o Options) (*emit.File, string, error) {
 		"Schedule: "+knob.Format(o.knobs()...)+".")
 	params{ahead: int(o.ahead), copied: o.copied, streams: o.Streams}.kernel(m)
 	if o.schedule {
-		fn.ScheduleFor(inOrderCore)
+		fn.ScheduleFor(sha1arm.CortexA53) // the A55 is alike but faster; the out-of-order A57 depends little on the order
 	}
 	loop, err := fn.GNU("loop")
 	if err != nil {
