@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
-// inst is one instruction (see emit.Inst).
-type inst = emit.Inst
+// inst is one instruction (see armemit.Inst).
+type inst = armemit.Inst
 
 // rs names the resources of operands for the dependency analysis.
 func rs(xs ...any) []string {
@@ -504,8 +504,8 @@ func (f *Func) CMP(imm int, n Reg) {
 	f.scalar("CMP", []string{fmt.Sprintf("$%d", imm), n.String()}, fmt.Sprintf("cmp %s, #%d", n.gnuText(), imm)).rw(rs(n), "flags")
 }
 
-// Cond is a condition on the flags: emit.EQ, emit.NE, emit.HS or emit.LO.
-type Cond = emit.Cond
+// Cond is a condition on the flags: armemit.EQ, armemit.NE, armemit.HS or armemit.LO.
+type Cond = armemit.Cond
 
 // CSEL sets d = n if the flags satisfy c, else d = m (Go: CSEL c, Rn, Rm, Rd).
 func (f *Func) CSEL(c Cond, n, m, d Reg) {

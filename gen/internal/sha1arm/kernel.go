@@ -5,7 +5,7 @@ import (
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/arm64"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -18,7 +18,7 @@ const Function = "blockNEON"
 // Generate describes the kernel with p as the function name (Function if
 // empty) in a new file with build constraint constraint, and returns the
 // file and the function's block loop in GNU syntax (for llvm-mca).
-func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, error) {
+func (a Arch) Generate(p Params, name, constraint string) (*armemit.File, string, error) {
 	if name == "" {
 		name = Function
 	}
@@ -26,7 +26,7 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 		return nil, "", err
 	}
 	b := &backend{arch: a, p: p, regs: a.regPlan()}
-	var file *emit.File
+	var file *armemit.File
 	switch a {
 	case ARM64:
 		f, err := arm64.NewFile(constraint)
@@ -80,7 +80,7 @@ func must[T any](v T, err error) T {
 
 // KTable adds to file the DATA symbol name holding the round constants:
 // K of rounds 20i..20i+19 in each 32-bit word of the 16-byte row i.
-func KTable(file *emit.File, name string) *emit.Global {
+func KTable(file *armemit.File, name string) *armemit.Global {
 	t := file.Data(name)
 	k := sha1sched.KTable(4)
 	for i := 0; i < len(k); i += 4 {

@@ -3,7 +3,7 @@ package sha1arm
 import (
 	"fmt"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -92,8 +92,8 @@ func (b *backend) wkSteps(r sha1sched.Round, e val, dst, free greg) []step {
 	case e.rot != 0 && b.p.Rol5 == Rol5Shifts && !high:
 		// e = W+K + e>>2 + e<<30: rotated back by the halves of the rotation.
 		return append(steps,
-			func() { m.alu(opAdd, e.r, shift{emit.LSR, e.rot}, src, free) },
-			func() { m.alu(opAdd, e.r, shift{emit.LSL, 32 - e.rot}, free, dst) })
+			func() { m.alu(opAdd, e.r, shift{armemit.LSR, e.rot}, src, free) },
+			func() { m.alu(opAdd, e.r, shift{armemit.LSL, 32 - e.rot}, free, dst) })
 	case e.rot != 0:
 		how, x := b.rotateHow(), e
 		steps = append(steps, func() { m.rotate(how, x.rot, x.r, dst) })
@@ -171,8 +171,8 @@ func (b *backend) rol5Steps(t int, a, e greg) []step {
 		return []step{func() { m.alu(opAdd, a, ror(27), e, e) }}
 	case b.p.Rol5 == Rol5Shifts:
 		return []step{
-			func() { m.alu(opAdd, a, shift{emit.LSR, 27}, e, e) },
-			func() { m.alu(opAdd, a, shift{emit.LSL, 5}, e, e) },
+			func() { m.alu(opAdd, a, shift{armemit.LSR, 27}, e, e) },
+			func() { m.alu(opAdd, a, shift{armemit.LSL, 5}, e, e) },
 		}
 	}
 	how := rotateORR

@@ -27,7 +27,7 @@ import (
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/arm64"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1arm"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -96,13 +96,13 @@ var Defaults = Options{arch: sha1arm.ARM64, ahead: defaultAhead, copied: default
 
 // Generate builds the file of the kernel blockCE for o and returns it with
 // the block loop in GNU syntax.
-func Generate(o Options) (*emit.File, string, error) {
+func Generate(o Options) (*armemit.File, string, error) {
 	if err := o.check(); err != nil {
 		return nil, "", err
 	}
 	var (
-		file *emit.File
-		fn   *emit.Func
+		file *armemit.File
+		fn   *armemit.Func
 		m    machine
 	)
 	switch constraint := o.arch.String() + " && !purego"; o.arch {
@@ -135,15 +135,15 @@ func Generate(o Options) (*emit.File, string, error) {
 
 // Command is the command line of the generator gen/sha1_ce, with the knobs
 // in o.
-func Command(o *Options) emit.Generator {
-	return emit.Generator{
+func Command(o *Options) armemit.Generator {
+	return armemit.Generator{
 		Name:      "sha1_ce",
 		Arch:      &o.arch,
 		ArchUsage: "the architecture: arm64 or arm",
 		GNUUsage:  "write the block loop in GNU syntax to `file` (for llvm-mca)",
 		GNUAbout:  "The block loop of blockCE in GNU syntax (for llvm-mca):",
 		Flags:     func(fs *flag.FlagSet) { knob.Register(fs, o.knobs()...) },
-		Generate: func() (*emit.File, string, error) {
+		Generate: func() (*armemit.File, string, error) {
 			file, loop, err := Generate(*o)
 			return file, fmt.Sprintf("// blocks %d\n", len(alternate)) + loop, err
 		},

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1arm"
 )
 
@@ -61,7 +61,7 @@ func TestKnobs(t *testing.T) {
 
 // TestBadKnobs checks that knob values the generator cannot honour are
 // refused with a message, and nothing is written. (What every ARM
-// generator's command line does is tested with emit.Generator.)
+// generator's command line does is tested with armemit.Generator.)
 func TestBadKnobs(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "x.s")
@@ -150,19 +150,19 @@ func sweepVariants(a sha1arm.Arch) []Options {
 // into a scratch package under testdata/ and runs each, under qemu-aarch64
 // and qemu-arm with QEMU_CPU=max (which has the SHA-1 instructions),
 // against internal/ref's block function, and around a guard page
-// (emittest.SHA1Tests); and on arm64 the defaults with two streams
-// (emittest.StreamTests). Without qemu it is skipped (under CI it fails:
+// (gentest.SHA1Tests); and on arm64 the defaults with two streams
+// (gentest.StreamTests). Without qemu it is skipped (under CI it fails:
 // make deps installs qemu-user).
 func TestSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the sweep cross-compiles the knobs' variants and runs them under qemu; run it without -short (make test)")
 	}
-	emittest.NeedQemu(t)
-	files := emittest.SHA1Tests("arm64 || arm", "hasSHA1")
-	sw := emittest.NewSweep(t, files["sweep_test.go"])
+	gentest.NeedQemu(t)
+	files := gentest.SHA1Tests("arm64 || arm", "hasSHA1")
+	sw := gentest.NewSweep(t, files["sweep_test.go"])
 	sw.File("guard_linux_test.go", files["guard_linux_test.go"])
-	sw.File("streams_linux_test.go", emittest.StreamTests("arm64", "hasSHA1")["streams_linux_test.go"])
-	for _, a := range emittest.QemuArches {
+	sw.File("streams_linux_test.go", gentest.StreamTests("arm64", "hasSHA1")["streams_linux_test.go"])
+	for _, a := range gentest.QemuArches {
 		sw.Head(a.GOARCH, fmt.Sprintf("import \"golang.org/x/sys/cpu\"\n\nvar hasSHA1 = cpu.%s.HasSHA1\n\n",
 			map[string]string{"arm64": "ARM64", "arm": "ARM"}[a.GOARCH]))
 		var arch sha1arm.Arch

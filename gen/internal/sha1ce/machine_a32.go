@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -69,7 +69,7 @@ func (m *a32) loadBlock(_ int, ws [4]vec) {
 
 func (m *a32) nextBlock() {
 	m.f.SUBS(64, a32N, a32N)
-	m.f.SUBIf(emit.EQ, 64, a32P, a32P)
+	m.f.SUBIf(armemit.EQ, 64, a32P, a32P)
 }
 
 func (m *a32) exitIfLast(label string) { m.f.BEQ(label) }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/simdhash/simdhash/gen/internal/arm64"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -100,7 +100,7 @@ func (m *a64) nextBlock() {
 	}
 	for s := range m.streams {
 		m.f.SUB(64, a64P(s), a64Back)
-		m.f.CSEL(emit.EQ, a64Back, a64P(s), a64P(s))
+		m.f.CSEL(armemit.EQ, a64Back, a64P(s), a64P(s))
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/x86emu"
 )
 
@@ -28,7 +28,7 @@ func TestEncodings(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("GNU objdump of amd64 code: amd64 only")
 	}
-	objdump := emittest.Binutil(t, "objdump")
+	objdump := gentest.Binutil(t, "objdump")
 	var vs []scratchVariant
 	var files []*ir.File
 	for _, nb := range backends {
@@ -51,8 +51,8 @@ func TestEncodings(t *testing.T) {
 	}
 	dir := scratchKernels(t, vs)
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	emittest.Run(t, dir, nil, goBin, "test", "-c", "-o", "sweep.test", ".")
-	pkg := strings.TrimSpace(string(emittest.Run(t, dir, nil, goBin, "list", "-f", "{{.ImportPath}}", ".")))
+	gentest.Run(t, dir, nil, goBin, "test", "-c", "-o", "sweep.test", ".")
+	pkg := strings.TrimSpace(string(gentest.Run(t, dir, nil, goBin, "list", "-f", "{{.ImportPath}}", ".")))
 	checked := 0
 	for i, v := range vs {
 		out, err := exec.Command(objdump, "-d", "--no-show-raw-insn", fmt.Sprintf("--disassemble=%s.kernel%d.abi0", pkg, i), filepath.Join(dir, "sweep.test")).CombinedOutput()

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/simdhash/simdhash/gen/internal/arm64"
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1arm"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
@@ -60,17 +60,17 @@ func neonRounds(t *testing.T) []byte {
 // and, without -short, runs under qemu-aarch64 against ref.SHA1Steps on
 // four lanes of random states and blocks.
 func TestNEONRounds(t *testing.T) {
-	dir := emittest.ScratchPackage(t)
-	emittest.WriteFile(t, filepath.Join(dir, "rounds_arm64.s"), string(neonRounds(t)))
-	emittest.WriteFile(t, filepath.Join(dir, "rounds_arm64.go"), "package sweep\n\n//go:noescape\nfunc rounds(h *[5][4]uint32, w *[16][4]uint32)\n")
-	emittest.WriteFile(t, filepath.Join(dir, "rounds_arm64_test.go"), neonRoundsTest)
-	goBin, _ := emittest.GoTool(t)
-	emittest.Run(t, dir, []string{"GOOS=linux", "GOARCH=arm64"}, goBin, "vet", ".")
+	dir := gentest.ScratchPackage(t)
+	gentest.WriteFile(t, filepath.Join(dir, "rounds_arm64.s"), string(neonRounds(t)))
+	gentest.WriteFile(t, filepath.Join(dir, "rounds_arm64.go"), "package sweep\n\n//go:noescape\nfunc rounds(h *[5][4]uint32, w *[16][4]uint32)\n")
+	gentest.WriteFile(t, filepath.Join(dir, "rounds_arm64_test.go"), neonRoundsTest)
+	goBin, _ := gentest.GoTool(t)
+	gentest.Run(t, dir, []string{"GOOS=linux", "GOARCH=arm64"}, goBin, "vet", ".")
 	if testing.Short() {
 		t.Skip("-short: the NEON rounds assemble; without -short they run under qemu-aarch64")
 	}
-	emittest.NeedQemu(t)
-	emittest.TestUnderQemu(t, dir, "arm64", "qemu-aarch64")
+	gentest.NeedQemu(t)
+	gentest.TestUnderQemu(t, dir, "arm64", "qemu-aarch64")
 }
 
 const neonRoundsTest = `package sweep

@@ -65,7 +65,7 @@
 // before Generate returns, the accesses are replayed for whole inputs of
 // one, two and three blocks, so a schedule that would read a slot before
 // it is written, or after it is overwritten, is rejected instead of
-// emitted. The tests run the whole description on a model machine (three
+// emitted. The tests run the whole description on a model backend (three
 // scalar operands, no flags, a rotate into a fresh register) against FIPS
 // 180-4, for every schedule and both rotate shapes.
 package sha1sched

@@ -6,30 +6,30 @@ import (
 	"math/bits"
 )
 
-// This file is a backend for a model machine: instead of assembly, it
-// emits Go closures, which a small interpreter runs on real inputs. Its
+// This file is the model backend: instead of assembly, it emits Go
+// closures, which a small interpreter runs on real inputs. Its
 // vector operations act on four 32-bit lanes, its scalar ones take three
 // operands (as on ARM), it has no flags and it keeps the W+K ring in a
 // slice. The tests run the whole description through it, for every
 // schedule and both rotate shapes, and compare with FIPS 180-4: the
 // description is checked without any target, and the Backend interface is
-// shown to suffice for a machine that is not x86.
+// shown to suffice for a target that is not x86.
 
 // poison is what the model writes into a register an operation may
 // clobber, so that a description relying on its old value fails.
 const poison = 0xdead_beef
 
-// cpu is the model machine's state.
+// cpu is the state of the model backend's interpreter.
 type cpu struct {
 	v    [VRegs][4]uint32
 	r    [8]uint32 // the five working variables (renamed by round) and two temporaries
 	h    [5]uint32
 	ring [RingWords]uint32
 	sp   [windowGroups][4]uint32 // the spill slots
-	wk   [4]uint32   // W+K words loaded ahead (model.loads)
-	w    [80]uint32  // the trace's W (KeepW)
-	s    [][5]uint32 // the trace's states (KeepState)
-	n    uint32      // the result: the blocks absorbed
+	wk   [4]uint32               // W+K words loaded ahead (model.loads)
+	w    [80]uint32              // the trace's W (KeepW)
+	s    [][5]uint32             // the trace's states (KeepState)
+	n    uint32                  // the result: the blocks absorbed
 	msg  []byte
 	ptr  int // this block's offset in msg
 	end  int // one past the last whole block

@@ -45,7 +45,7 @@ func fipsW(block []byte) [80]uint32 {
 
 // The operations of groups 0..19 of a block, and 20..23 (the next block's
 // first groups), compute W[t]+K for every word, for both rotate shapes,
-// when run in order on the model machine: the recurrences are right, and
+// when run in order on the model backend: the recurrences are right, and
 // no group relies on a register an operation clobbers.
 func TestGroupsComputeW(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
@@ -91,7 +91,7 @@ func TestGroupsComputeW(t *testing.T) {
 
 // Every schedule, on both shapes, hashes inputs of 0 to 4 whole blocks
 // (with a partial block after them, which must be ignored) as FIPS 180-4
-// does, loading nothing outside the whole blocks, when the model machine
+// does, loading nothing outside the whole blocks, when the model backend
 // runs what Generate describes.
 func TestModelMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -53,7 +53,7 @@ func TestLookaheadRange(t *testing.T) {
 func TestEveryKnobChangesCode(t *testing.T) {
 	for _, k := range Kernels {
 		base := k.Defaults()
-		emittest.KnobsChangeCode(t, k.Name, base, k.Variants(base), k.Schedule,
+		gentest.KnobsChangeCode(t, k.Name, base, k.Variants(base), k.Schedule,
 			func(p Params) string { return generated(t, k, p) })
 	}
 }
@@ -68,7 +68,7 @@ func TestKnobLists(t *testing.T) {
 	}
 	for _, k := range Kernels {
 		p := k.Defaults()
-		if got := emittest.KnobFlags(k.Knobs(&p)); got != want[k.Name] {
+		if got := gentest.KnobFlags(k.Knobs(&p)); got != want[k.Name] {
 			t.Errorf("%s registers %v, want %s", k.Name, got, want[k.Name])
 		}
 	}

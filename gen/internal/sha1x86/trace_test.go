@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -23,7 +23,7 @@ func TestTrace(t *testing.T) {
 	c := sha1sched.Contract{Trace: []int{58, 65}, Result: sha1sched.Absorbed}
 	vs := oneBlockVariants(t, func(v *scratchVariant, _ int) { v.c = c })
 	dir := scratchKernels(t, "TestTrace", vs, map[string]string{"trace_test.go": strings.ReplaceAll(traceTest, "SIG", strings.TrimPrefix(c.Signature(), "func"))})
-	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
+	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
 	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
 }
 
@@ -103,7 +103,7 @@ func TestVariants(t *testing.T) {
 // byte-swap indexes), whose groups it then spills and reloads, for the
 // default knobs and the placements and look-aheads that move the reloads,
 // and runs them natively in a scratch package against internal/ref
-// (emittest.SHA1Tests).
+// (gentest.SHA1Tests).
 func TestSpills(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the scratch kernels are amd64 assembly")
@@ -113,6 +113,6 @@ func TestSpills(t *testing.T) {
 		v.label += fmt.Sprintf(", %d XMM registers", v.p.Registers)
 	})
 	dir := scratchKernels(t, "TestSpills", vs, nil)
-	out := emittest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
+	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
 	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
 }

@@ -1,12 +1,12 @@
-// Package emittest holds what the generators' tests share: running the Go
+// Package gentest holds what the generators' tests share: running the Go
 // toolchain and GNU binutils, reading machine words from their disassembly
 // (the arm64 and arm32 encoding tests), and the scratch packages of the
 // knob sweeps and of the kernel timings (Compare).
-package emittest
+package gentest
 
 import (
 	"fmt"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -250,7 +250,7 @@ func (s *Sweep) CPU(goarch, model string) {
 // fn_i (i counting the variants); entry returns the variant's lines of the
 // table, given the new names. The data sections are file-local (name<>)
 // and keep their names.
-func (s *Sweep) Add(goarch string, file *emit.File, flags string, fns []string, sig string, entry func(names []string) string) {
+func (s *Sweep) Add(goarch string, file *armemit.File, flags string, fns []string, sig string, entry func(names []string) string) {
 	s.t.Helper()
 	src, err := file.Bytes([]string{s.t.Name(), flags})
 	if err != nil {
@@ -275,7 +275,7 @@ func (s *Sweep) Add(goarch string, file *emit.File, flags string, fns []string, 
 // AddStreams adds a variant of the Streams contract for goarch, as Add
 // does, to the table streamVariants of StreamTests: the kernel fn of
 // file, which absorbs streams streams.
-func (s *Sweep) AddStreams(goarch string, file *emit.File, flags, fn, sig string, streams int) {
+func (s *Sweep) AddStreams(goarch string, file *armemit.File, flags, fn, sig string, streams int) {
 	s.t.Helper()
 	table := s.table[goarch]
 	s.table[goarch] = s.streams[goarch]

@@ -1,11 +1,9 @@
-package emit
+package armemit
 
 import (
 	"fmt"
 	"go/build/constraint"
 	"os"
-	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -13,6 +11,7 @@ import (
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/printer"
+	"github.com/simdhash/simdhash/gen/internal/gencmd"
 )
 
 // File is one generated assembly file: TEXT and DATA sections under one
@@ -164,7 +163,7 @@ func (file *File) Write(path string, argv []string) error {
 // for llvm-mca) to gnu, under a comment naming the command and a line
 // about them.
 func WriteOutputs(file *File, args []string, out, gnu, about, text string) error {
-	command := Command(args)
+	command := gencmd.Command(args)
 	if out != "" {
 		if err := file.Write(out, command); err != nil {
 			return err
@@ -257,44 +256,4 @@ func (i *Inst) ir() *ir.Instruction {
 		n.Operands = append(n.Operands, text(a))
 	}
 	return n
-}
-
-// Command returns the command that reproduces this run of a generator,
-// as go generate runs it from the directory of the file it writes:
-//
-//	go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s
-//
-// The generators live in a module of their own (gen/go.mod), so that the
-// library's go.mod requires nothing but golang.org/x/sys; "-C" names that
-// module's directory relative to the output's, and the main package is
-// named relative to the module. args are the generator's arguments as
-// given, with the paths in them relative to the generator's working
-// directory, which must be the module's directory (as "go -C" makes it).
-// The output is the -out argument's directory, or the working directory
-// when there is none.
-func Command(args []string) []string {
-	pkg := "<generator>"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Path != "" {
-		pkg = bi.Path
-		if rel, ok := strings.CutPrefix(bi.Path, bi.Main.Path+"/"); ok && bi.Main.Path != "" {
-			pkg = "./" + rel
-		}
-	}
-	cmd := []string{"go"}
-	out := ""
-	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, "-out="); ok {
-			out = v
-		} else if a == "-out" && i+1 < len(args) {
-			out = args[i+1]
-		}
-	}
-	if out != "" {
-		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(filepath.Join(wd, filepath.Dir(out)), wd); err == nil && rel != "." {
-				cmd = append(cmd, "-C", filepath.ToSlash(rel))
-			}
-		}
-	}
-	return append(append(cmd, "run", pkg), args...)
 }

@@ -1,4 +1,4 @@
-package emit
+package armemit
 
 import (
 	"errors"
@@ -44,14 +44,14 @@ func (g Generator) Main() {
 	}
 }
 
-// Run parses args, generates, and writes -out and -gnu (emit.WriteOutputs)
+// Run parses args, generates, and writes -out and -gnu (armemit.WriteOutputs)
 // with the command that reproduces the run in their headers. It writes
 // nothing if any flag is wrong or the generator fails. A bad flag is
 // returned, not printed; -help prints the flags with their defaults to
 // stderr and returns flag.ErrHelp.
 func (g Generator) Run(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet(g.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // a bad flag is reported in one line, by Main
+	fs.SetOutput(io.Discard)            // a bad flag is reported in one line, by Main
 	fs.Var(g.Arch, "arch", g.ArchUsage) // its default as it was
 	if v, ok := archArg(args); ok {
 		if err := g.Arch.Set(v); err != nil {

@@ -1,4 +1,4 @@
-// Package emit is the part of the typed ARM emitters (gen/internal/arm64
+// Package armemit is the part of the typed ARM emitters (gen/internal/arm64
 // and gen/internal/arm32) that does not depend on the instruction set:
 // a function as a list of instructions, labels and comments; the list
 // scheduler; the export of a loop in GNU syntax for llvm-mca; read-only
@@ -11,7 +11,7 @@
 // and, when Go's assembler lacks it, its encoding (printed as WORD with
 // the GNU form in a comment). They never import avo/build, whose init
 // registers global command-line flags.
-package emit
+package armemit
 
 import (
 	"fmt"

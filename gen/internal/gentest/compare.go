@@ -1,4 +1,4 @@
-package emittest
+package gentest
 
 import (
 	"flag"
