@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/cpu"
 )
 
 // Run runs name with args in dir (the current directory if empty), with
@@ -305,4 +307,24 @@ func (s *Sweep) Run() int {
 		testUnderQemu(s.t, s.dir, a.GOARCH, a.Qemu, cpu)
 	}
 	return s.n
+}
+
+// Runs reports whether this CPU has every extension that the x86 SHA-1
+// kernel name uses (the conditions of package sha1's registry): the
+// one-block ssse3, avx and avx2, and SumMany's avx2x8 and avx512x16.
+func Runs(name string) bool {
+	x := cpu.X86
+	switch name {
+	case "ssse3":
+		return x.HasSSE2 && x.HasSSSE3
+	case "avx":
+		return x.HasAVX
+	case "avx2":
+		return x.HasAVX2 && x.HasBMI1 && x.HasBMI2
+	case "avx2x8":
+		return x.HasAVX && x.HasAVX2
+	case "avx512x16":
+		return x.HasAVX512 && x.HasAVX512F && x.HasAVX512VL && x.HasAVX512BW && x.HasAVX2
+	}
+	panic("gentest: no CPU condition for kernel " + name)
 }

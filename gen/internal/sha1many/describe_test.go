@@ -10,6 +10,7 @@ import (
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 	"github.com/simdhash/simdhash/gen/internal/x86emu"
@@ -176,7 +177,7 @@ func TestEmulated(t *testing.T) {
 	}
 	for _, nb := range backends {
 		ps := variants(nb(nil), rng, random)
-		if runtime.GOARCH == "amd64" && runnable(nb(nil).Name()) {
+		if runtime.GOARCH == "amd64" && gentest.Runs(nb(nil).Name()) {
 			// TestSweep runs every variant natively: here the defaults
 			// and the gather load check the emulator against the CPU.
 			ps = ps[:1]

@@ -13,20 +13,7 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/gentest"
-	"golang.org/x/sys/cpu"
 )
-
-// runnable reports whether this CPU runs the kernels of backend name (the
-// conditions of package sha1's registry).
-func runnable(name string) bool {
-	switch name {
-	case "avx2x8":
-		return cpu.X86.HasAVX && cpu.X86.HasAVX2
-	case "avx512x16":
-		return cpu.X86.HasAVX512 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW && cpu.X86.HasAVX2
-	}
-	panic("sweep: no CPU condition for kernel " + name)
-}
 
 // TestSweep generates every variant of the tests (variants: each knob
 // varied alone from the defaults; SIMDHASH_SWEEP=full adds 12 random
@@ -48,7 +35,7 @@ func TestSweep(t *testing.T) {
 	for _, nb := range backends {
 		b := nb(nil)
 		ps := variants(b, rng, random)
-		if !runnable(b.Name()) {
+		if !gentest.Runs(b.Name()) {
 			t.Logf("this CPU cannot run %s kernels: its %d variants run on the emulator only (TestEmulated)", b.Name(), len(ps))
 			continue
 		}
@@ -90,7 +77,7 @@ func TestCompare(t *testing.T) {
 		if nb == nil {
 			t.Fatalf("no kernel %q", name)
 		}
-		if !runnable(name) {
+		if !gentest.Runs(name) {
 			t.Skipf("this CPU cannot run %s kernels", name)
 		}
 		b := nb(nil)

@@ -2,6 +2,7 @@ package sha1sched
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 	"math/rand"
 	"strings"
@@ -103,28 +104,27 @@ func TestModelMatchesReference(t *testing.T) {
 		for i, s := range all {
 			b := newModel(shape)
 			b.loads = []int{1, 2, 4}[i%3] // reads ahead (Round.Ahead)
-			if err := Generate(b, s, "block", Contract{}); err != nil {
-				t.Fatalf("%v %s, %d loads: %v", shape, s, b.loads, err)
-			}
-			for n := 0; n <= 4; n++ {
-				msg := make([]byte, 64*n+rng.Intn(64))
-				rng.Read(msg)
-				var h [5]uint32
-				for i := range h {
-					h[i] = rng.Uint32()
-				}
-				want := h
-				for i := 0; i < n; i++ {
-					ref.SHA1Block(&want, (*[64]byte)(msg[64*i:]))
-				}
-				got, err := b.run(h, msg)
-				if err != nil {
-					t.Fatalf("%v %s, %d loads, %d blocks: %v", shape, s, b.loads, n, err)
-				}
-				if got != want {
-					t.Fatalf("%v %s, %d loads, %d blocks: h = %08x, want %08x", shape, s, b.loads, n, got, want)
-				}
-			}
+			hashes(t, b, s, rng, fmt.Sprintf("%d loads", b.loads))
+		}
+	}
+}
+
+// hashes generates the kernel of schedule s on the model backend b and
+// checks that it hashes 0 to 4 blocks (and a partial one after them, to be
+// ignored) from random states as FIPS 180-4 does; what names b's choices.
+func hashes(t *testing.T, b *model, s Schedule, rng *rand.Rand, what string) {
+	t.Helper()
+	if err := Generate(b, s, "block", Contract{}); err != nil {
+		t.Fatalf("%v %s, %s: %v", b.shape, s, what, err)
+	}
+	for n := 0; n <= 4; n++ {
+		msg := make([]byte, 64*n+rng.Intn(64))
+		rng.Read(msg)
+		h := [5]uint32{rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32()}
+		want := h
+		ref.SHA1Blocks(&want, msg)
+		if got, err := b.run(h, msg); err != nil || got != want {
+			t.Fatalf("%v %s, %s, %d blocks: h = %08x, want %08x (%v)", b.shape, s, what, n, got, want, err)
 		}
 	}
 }
@@ -188,19 +188,7 @@ func TestSpills(t *testing.T) {
 		for i, s := range schedules() {
 			b := newModel(shape)
 			b.regs = []int{SpillRegisters, SpillRegisters + 1}[i%2]
-			if err := Generate(b, s, "block", Contract{}); err != nil {
-				t.Fatalf("%v %s, %d registers: %v", shape, s, b.regs, err)
-			}
-			for n := 0; n <= 4; n++ {
-				msg := make([]byte, 64*n+rng.Intn(64))
-				rng.Read(msg)
-				h := [5]uint32{rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32(), rng.Uint32()}
-				want := h
-				ref.SHA1Blocks(&want, msg)
-				if got, err := b.run(h, msg); err != nil || got != want {
-					t.Fatalf("%v %s, %d registers, %d blocks: h = %08x, want %08x (%v)", shape, s, b.regs, n, got, want, err)
-				}
-			}
+			hashes(t, b, s, rng, fmt.Sprintf("%d registers", b.regs))
 		}
 	}
 	b := &unspilled{newModel(RotateInto)}

@@ -25,7 +25,7 @@ import (
 func TestCompare(t *testing.T) {
 	variant := func(name, flags, label string) scratchVariant {
 		k, p := compareVariant(t, name, flags)
-		if !runnable(k.Name) {
+		if !gentest.Runs(k.Name) {
 			t.Skipf("this CPU cannot run %s kernels", k.Name)
 		}
 		return scratchVariant{k: k, p: p, label: label}

@@ -15,23 +15,7 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
-	"golang.org/x/sys/cpu"
 )
-
-// runnable reports whether this CPU has every extension the kernel isa
-// uses (the conditions of package sha1's registry). The sweep generates
-// only the kernels it can run, and logs the others.
-func runnable(isa string) bool {
-	switch isa {
-	case "ssse3":
-		return cpu.X86.HasSSE2 && cpu.X86.HasSSSE3
-	case "avx":
-		return cpu.X86.HasAVX
-	case "avx2":
-		return cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
-	}
-	panic("sweep: no CPU condition for kernel " + isa)
-}
 
 // TestSweep generates a kernel for every value of every knob each kernel
 // honours, varied one at a time from its defaults, for the ssse3, avx and
@@ -53,7 +37,7 @@ func TestSweep(t *testing.T) {
 		// and a few random combinations.
 		base := k.Defaults()
 		variants := append(append([]Params{base}, k.Variants(base)...), randomParams(k, rand.New(rand.NewSource(1)), combos)...)
-		if !runnable(k.Name) {
+		if !gentest.Runs(k.Name) {
 			t.Logf("this CPU cannot run %s kernels: its %d variants are not swept here", k.Name, len(variants))
 			continue
 		}

@@ -34,7 +34,7 @@ func TestTrace(t *testing.T) {
 func oneBlockVariants(t *testing.T, set func(v *scratchVariant, i int)) []scratchVariant {
 	var vs []scratchVariant
 	for _, k := range []Kernel{SSSE3, AVX} {
-		if !runnable(k.Name) {
+		if !gentest.Runs(k.Name) {
 			t.Logf("this CPU cannot run %s kernels", k.Name)
 			continue
 		}

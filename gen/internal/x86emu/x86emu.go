@@ -18,6 +18,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"reflect"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
@@ -125,21 +126,11 @@ func (m *CPU) check(addr, n uint64, write bool) {
 
 // Const is the value of a constant operand (or datum), sign-extended.
 func Const(op operand.Op) uint64 {
-	switch v := op.(type) {
-	case operand.U8:
-		return uint64(v)
-	case operand.I8:
-		return uint64(int64(v))
-	case operand.U16:
-		return uint64(v)
-	case operand.U32:
-		return uint64(v)
-	case operand.I32:
-		return uint64(int64(v))
-	case operand.U64:
-		return uint64(v)
-	case operand.I64:
-		return uint64(v)
+	switch v := reflect.ValueOf(op); v.Kind() {
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return v.Uint()
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return uint64(v.Int())
 	}
 	panic(fmt.Sprintf("x86emu: %v is not a constant", op))
 }
