@@ -261,13 +261,6 @@ func (e *emitter) rol(dst, a vreg, n int, tmp vreg) []step {
 	}
 }
 
-// The round functions as bit operations, for the truth tables of Logic3.
-var (
-	fCh     = func(b, c, d uint32) uint32 { return b&c | ^b&d }
-	fParity = func(b, c, d uint32) uint32 { return b ^ c ^ d }
-	fMaj    = func(b, c, d uint32) uint32 { return b&c | b&d | c&d }
-)
-
 // ternary returns the truth table of f as VPTERNLOGD's immediate: bit
 // 4a+2b+c is f(a, b, c), with a from the first source (the destination),
 // b from the second and c from the third (Intel SDM, vol. 2C, VPTERNLOGD).
@@ -280,63 +273,75 @@ func ternary(f func(a, b, c uint32) uint32) uint8 {
 }
 
 // f returns the steps that compute f_t(b, c, d) into b's register and add
-// it into e, in the form Params asks for, or as one three-input logic
-// instruction where the backend has one. The ADD forms add two halves
-// that share no bit into e one by one.
+// it into e, as one three-input logic instruction where the backend has
+// one, else from the form of Params (sha1sched.FormOf): the result in b's
+// register, with s0 as the only scratch register, which takes whatever
+// must be computed while b is still read; an ADD form's halves are added
+// into e one by one.
 func (e *emitter) f(t int, v vars) []step {
 	b, s, ft := e.a, e.s0, sha1sched.F(t)
 	addF := func() { b.Add(v.e, v.e, v.b) }
 	if b.Ternary() {
-		fn := [...]func(b, c, d uint32) uint32{sha1sched.FCh: fCh, sha1sched.FParity: fParity, sha1sched.FMaj: fMaj}[ft]
-		return []step{func() { b.Logic3(v.b, v.b, v.c, v.d, ternary(fn)) }, addF}
+		return []step{func() { b.Logic3(v.b, v.b, v.c, v.d, ternary(ft.Eval)) }, addF}
 	}
-	switch {
-	case ft == sha1sched.FCh && e.p.Stream.Ch == sha1sched.ChAdd: // (^b & d) + (b & c)
-		return []step{
-			func() { b.AndNot(s, v.b, v.d) },
-			func() { b.Add(v.e, v.e, s) },
-			func() { b.And(v.b, v.b, v.c) },
-			addF,
+	leaves := [...]vreg{sha1sched.InB: v.b, sha1sched.InC: v.c, sha1sched.InD: v.d}
+	ops := [...]func(dst, a vreg, x source){sha1sched.OpAnd: b.And, sha1sched.OpOr: b.Or, sha1sched.OpXor: b.Xor}
+	var steps []step
+	var into func(n *sha1sched.Expr, dst vreg)
+	into = func(n *sha1sched.Expr, dst vreg) {
+		x, y := n.X, n.Y
+		switch {
+		case n.Op == sha1sched.OpAndNot: // ^a & b
+			steps = append(steps, func() { b.AndNot(dst, leaves[y.Op], leaves[x.Op]) })
+		case dst == v.b && n.XorInputs() != nil && n.ReadsB() && !x.Leaf():
+			for _, l := range n.XorInputs() { // b ^ the others, in order
+				if l != sha1sched.InB {
+					steps = append(steps, func() { b.Xor(v.b, v.b, leaves[l]) })
+				}
+			}
+		case x.Leaf() && y.Leaf() && dst == v.b && (x.Op == sha1sched.InB || y.Op == sha1sched.InB):
+			other := leaves[x.Op+y.Op-sha1sched.InB]
+			steps = append(steps, func() { ops[n.Op](v.b, v.b, other) })
+		case x.Leaf() && y.Leaf():
+			steps = append(steps, func() { ops[n.Op](dst, leaves[x.Op], leaves[y.Op]) })
+		case x.Leaf() || y.Leaf():
+			l, m := x, y
+			if !l.Leaf() {
+				l, m = m, l
+			}
+			if l.Op == sha1sched.InB {
+				into(m, s)
+				steps = append(steps, func() { ops[n.Op](v.b, v.b, s) })
+				return
+			}
+			into(m, dst)
+			steps = append(steps, func() { ops[n.Op](dst, dst, leaves[l.Op]) })
+		default: // into b: s first takes the operand that reads b while the other does not, or the shallower
+			first, last := x, y
+			if !x.ReadsB() || y.ReadsB() && depth(y) < depth(x) {
+				first, last = y, x
+			}
+			into(first, s)
+			into(last, v.b)
+			steps = append(steps, func() { ops[n.Op](v.b, v.b, s) })
 		}
-	case ft == sha1sched.FCh: // ((c ^ d) & b) ^ d
-		return []step{
-			func() { b.Xor(s, v.c, v.d) },
-			func() { b.And(v.b, v.b, s) },
-			func() { b.Xor(v.b, v.b, v.d) },
-			addF,
-		}
-	case ft == sha1sched.FMaj && e.p.Stream.Maj == sha1sched.MajXor: // ((b ^ c) & (c ^ d)) ^ c
-		return []step{
-			func() { b.Xor(s, v.b, v.c) },
-			func() { b.Xor(v.b, v.c, v.d) },
-			func() { b.And(v.b, v.b, s) },
-			func() { b.Xor(v.b, v.b, v.c) },
-			addF,
-		}
-	case ft == sha1sched.FMaj && e.p.Stream.Maj == sha1sched.MajOr: // (b & c) | (d & (b | c))
-		return []step{
-			func() { b.And(s, v.b, v.c) },
-			func() { b.Or(v.b, v.b, v.c) },
-			func() { b.And(v.b, v.b, v.d) },
-			func() { b.Or(v.b, v.b, s) },
-			addF,
-		}
-	case ft == sha1sched.FMaj && e.p.Stream.Maj == sha1sched.MajAdd: // (c & d) + (b & (c ^ d))
-		return []step{
-			func() { b.And(s, v.c, v.d) },
-			func() { b.Add(v.e, v.e, s) },
-			func() { b.Xor(s, v.c, v.d) },
-			func() { b.And(v.b, v.b, s) },
-			addF,
-		}
-	case ft == sha1sched.FMaj:
-		panic(fmt.Sprintf("sha1many: no Maj form %s", e.p.Stream.Maj)) // Validate rejects it first
 	}
-	return []step{ // b ^ c ^ d
-		func() { b.Xor(v.b, v.b, v.c) },
-		func() { b.Xor(v.b, v.b, v.d) },
-		addF,
+	if form := sha1sched.FormOf(ft, e.p.Stream.Ch, e.p.Stream.Maj); form.Op == sha1sched.OpAdd {
+		into(form.X, s)
+		steps = append(steps, func() { b.Add(v.e, v.e, s) })
+		into(form.Y, v.b)
+	} else {
+		into(form, v.b)
 	}
+	return append(steps, addF)
+}
+
+// depth is the operations from n to its deepest input.
+func depth(n *sha1sched.Expr) int {
+	if n.Leaf() {
+		return 0
+	}
+	return 1 + max(depth(n.X), depth(n.Y))
 }
 
 // unit returns the schedule steps that round w-Lookahead hosts: all of
@@ -367,7 +372,7 @@ func (e *emitter) wordSteps(w int) []step {
 	switch {
 	case e.wregs != nil && b.Ternary():
 		steps = append(steps, func() {
-			b.Logic3(x, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), ternary(fParity))
+			b.Logic3(x, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), ternary(sha1sched.FParity.Eval))
 		})
 	case e.wregs != nil:
 		steps = append(steps,

@@ -213,7 +213,7 @@ func TestTernary(t *testing.T) {
 		name string
 		f    func(b, c, d uint32) uint32
 		want uint8
-	}{{"Ch", fCh, 0xca}, {"Parity", fParity, 0x96}, {"Maj", fMaj, 0xe8}} {
+	}{{"Ch", sha1sched.FCh.Eval, 0xca}, {"Parity", sha1sched.FParity.Eval, 0x96}, {"Maj", sha1sched.FMaj.Eval, 0xe8}} {
 		if got := ternary(c.f); got != c.want {
 			t.Errorf("%s: %#x, want %#x", c.name, got, c.want)
 		}

@@ -49,7 +49,9 @@
 // Maj(b,c,d) = ((b ^ c) & (c ^ d)) ^ c, (b & c) | (d & (b | c)) or
 // (c & d) + (b & (c ^ d)). An ADD form adds two halves that share no bit
 // into e one by one, which shortens the chain into e at the cost of an
-// instruction.
+// instruction. The forms are written once, as expressions (FormOf, in
+// forms.go), which every backend of every SHA-1 description lowers: this
+// package's, sha1many's, and the x86 pair kernel's rounds.
 //
 // # Shape of the description
 //

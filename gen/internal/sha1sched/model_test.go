@@ -151,47 +151,29 @@ func (b *model) Round(r Round) []Step {
 		}
 		b.emit(fmt.Sprintf("e += wk[%d]", k), func(m *cpu) { m.r[e] += m.wk[k] })
 	}}
-	switch {
-	case r.F == FCh && r.Ch == ChXor:
-		steps = append(steps,
-			op("t = c ^ d", func(x *[8]uint32) { x[rT] = x[c] ^ x[d] }),
-			op("t &= b", func(x *[8]uint32) { x[rT] &= x[bb] }),
-			op("t ^= d", func(x *[8]uint32) { x[rT] ^= x[d] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.F == FCh && r.Ch == ChAdd:
-		steps = append(steps,
-			op("t = d &^ b", func(x *[8]uint32) { x[rT] = x[d] &^ x[bb] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }),
-			op("t = b & c", func(x *[8]uint32) { x[rT] = x[bb] & x[c] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.F == FParity:
-		steps = append(steps,
-			op("t = b ^ c", func(x *[8]uint32) { x[rT] = x[bb] ^ x[c] }),
-			op("t ^= d", func(x *[8]uint32) { x[rT] ^= x[d] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.Maj == MajXor:
-		steps = append(steps,
-			op("t = b ^ c", func(x *[8]uint32) { x[rT] = x[bb] ^ x[c] }),
-			op("u = c ^ d", func(x *[8]uint32) { x[rU] = x[c] ^ x[d] }),
-			op("t &= u", func(x *[8]uint32) { x[rT] &= x[rU] }),
-			op("t ^= c", func(x *[8]uint32) { x[rT] ^= x[c] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.Maj == MajOr:
-		steps = append(steps,
-			op("t = b | c", func(x *[8]uint32) { x[rT] = x[bb] | x[c] }),
-			op("t &= d", func(x *[8]uint32) { x[rT] &= x[d] }),
-			op("u = b & c", func(x *[8]uint32) { x[rU] = x[bb] & x[c] }),
-			op("t |= u", func(x *[8]uint32) { x[rT] |= x[rU] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.Maj == MajAdd:
-		steps = append(steps,
-			op("t = c & d", func(x *[8]uint32) { x[rT] = x[c] & x[d] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }),
-			op("t = c ^ d", func(x *[8]uint32) { x[rT] = x[c] ^ x[d] }),
-			op("t &= b", func(x *[8]uint32) { x[rT] &= x[bb] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	default:
-		panic(fmt.Sprintf("model: no form for %v", r))
+	// f from its form: each node into a temporary by position (X into
+	// the node's, Y into the other), an Add's halves into e one by one.
+	regs := map[ExprOp]int{InB: bb, InC: c, InD: d}
+	names := map[int]string{bb: "b", c: "c", d: "d", rT: "t", rU: "u", e: "e"}
+	ops := map[ExprOp]string{OpAnd: "&", OpOr: "|", OpXor: "^", OpAndNot: "&^", OpAdd: "+"}
+	var eval func(x *Expr, t int) int
+	eval = func(x *Expr, t int) int {
+		if x.Leaf() {
+			return regs[x.Op]
+		}
+		p, q := eval(x.X, t), eval(x.Y, rT+rU-t)
+		steps = append(steps, op(fmt.Sprintf("%s = %s %s %s", names[t], names[p], ops[x.Op], names[q]),
+			func(r *[8]uint32) { r[t] = x.Op2(r[p], r[q]) }))
+		return t
+	}
+	add := func(t int) {
+		steps = append(steps, op("e += "+names[t], func(r *[8]uint32) { r[e] += r[t] }))
+	}
+	if f := r.Form(); f.Op == OpAdd {
+		add(eval(f.X, rT))
+		add(eval(f.Y, rU))
+	} else {
+		add(eval(f, rT))
 	}
 	return append(steps,
 		op("e += a ror 27", func(x *[8]uint32) { x[e] += bits.RotateLeft32(x[a], 5) }),

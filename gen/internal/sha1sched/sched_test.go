@@ -298,6 +298,25 @@ func TestRingModelSwap(t *testing.T) {
 	}
 }
 
+// Every form of Ch and Maj computes its function (FIPS 180-4, 4.1.1), and
+// the halves of an Add form share no bit.
+func TestForms(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, f := range []Func{FCh, FParity, FMaj} {
+		for ch := range Ch(len(chSpec.Choices)) {
+			for maj := range Maj(len(majSpec.Choices)) {
+				x := FormOf(f, ch, maj)
+				for range 1000 {
+					b, c, d := rng.Uint32(), rng.Uint32(), rng.Uint32()
+					if x.Eval(b, c, d) != f.Eval(b, c, d) || x.Op == OpAdd && x.X.Eval(b, c, d)&x.Y.Eval(b, c, d) != 0 {
+						t.Fatalf("%v with -ch %v -maj %v: the form is wrong at %08x %08x %08x", f, ch, maj, b, c, d)
+					}
+				}
+			}
+		}
+	}
+}
+
 // Knob values print and parse back, and Set rejects what is not a choice.
 func TestKnobRoundTrip(t *testing.T) {
 	for _, s := range schedules() {
