@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -307,6 +308,24 @@ func (s *Sweep) Run() int {
 		testUnderQemu(s.t, s.dir, a.GOARCH, a.Qemu, cpu)
 	}
 	return s.n
+}
+
+// NativeAMD64 skips the test unless it runs on amd64, whose scratch
+// kernels it assembles and runs natively.
+func NativeAMD64(t *testing.T) {
+	t.Helper()
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the scratch kernels are amd64 assembly: they run natively on amd64 only")
+	}
+}
+
+// Sweeps is n, or full when SIMDHASH_SWEEP=full (make sweep): how many
+// random combinations of knobs a sweep tries.
+func Sweeps(n, full int) int {
+	if os.Getenv("SIMDHASH_SWEEP") == "full" {
+		return full
+	}
+	return n
 }
 
 // Runs reports whether this CPU has every extension that the x86 SHA-1

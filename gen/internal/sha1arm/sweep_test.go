@@ -3,7 +3,6 @@ package sha1arm
 import (
 	"fmt"
 	"math/rand"
-	"os"
 	"testing"
 
 	"github.com/simdhash/simdhash/gen/internal/gentest"
@@ -24,10 +23,7 @@ func TestSweep(t *testing.T) {
 		t.Skip("-short: the sweep cross-compiles and runs every knob's kernel under qemu; run it without -short (make test) or with make sweep")
 	}
 	gentest.NeedQemu(t)
-	combos := 3
-	if os.Getenv("SIMDHASH_SWEEP") == "full" {
-		combos = 24
-	}
+	combos := gentest.Sweeps(3, 24)
 	files := gentest.SHA1Tests("arm64 || arm", "hasNEON")
 	sw := gentest.NewSweep(t, files["sweep_test.go"])
 	sw.File("guard_linux_test.go", files["guard_linux_test.go"])

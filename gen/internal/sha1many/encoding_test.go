@@ -25,9 +25,7 @@ import (
 // kernel here, where nothing else can; this is what ties the emulator's
 // reading of the instructions to the bytes a CPU with AVX-512 will run.
 func TestEncodings(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skip("GNU objdump of amd64 code: amd64 only")
-	}
+	gentest.NativeAMD64(t)
 	objdump := gentest.Binutil(t, "objdump")
 	var vs []scratchVariant
 	var files []*ir.File

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -23,13 +22,8 @@ import (
 // runs the same variants on the emulator, for the kernels the CPU
 // lacks.)
 func TestSweep(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the scratch kernels are amd64 assembly: the sweep runs natively on amd64 only")
-	}
-	random := 2
-	if os.Getenv("SIMDHASH_SWEEP") == "full" {
-		random = 12
-	}
+	gentest.NativeAMD64(t)
+	random := gentest.Sweeps(2, 12)
 	rng := rand.New(rand.NewSource(3))
 	var vs []scratchVariant
 	for _, nb := range backends {

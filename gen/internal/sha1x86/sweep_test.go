@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -24,13 +23,8 @@ import (
 // kernel; SIMDHASH_SWEEP=full makes that 24 (make sweep).
 // SIMDHASH_SWEEP_KEEP=1 leaves the scratch package behind for inspection.
 func TestSweep(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the scratch kernels are amd64 assembly: the sweep runs natively on amd64 only")
-	}
-	combos := 3
-	if os.Getenv("SIMDHASH_SWEEP") == "full" {
-		combos = 24
-	}
+	gentest.NativeAMD64(t)
+	combos := gentest.Sweeps(3, 24)
 	var vs []scratchVariant
 	for _, k := range Kernels {
 		// The schedules tried: the defaults, every other knob value alone,

@@ -17,9 +17,7 @@ import (
 // that moves where the trace's stores fall, and runs them natively in a
 // scratch package against internal/ref's SHA1Steps.
 func TestTrace(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the scratch kernels are amd64 assembly")
-	}
+	gentest.NativeAMD64(t)
 	c := sha1sched.Contract{Trace: []int{58, 65}, Result: sha1sched.Absorbed}
 	vs := oneBlockVariants(t, func(v *scratchVariant, _ int) { v.c = c })
 	dir := scratchKernels(t, "TestTrace", vs, map[string]string{"trace_test.go": strings.ReplaceAll(traceTest, "SIG", strings.TrimPrefix(c.Signature(), "func"))})
@@ -105,9 +103,7 @@ func TestVariants(t *testing.T) {
 // and runs them natively in a scratch package against internal/ref
 // (gentest.SHA1Tests).
 func TestSpills(t *testing.T) {
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the scratch kernels are amd64 assembly")
-	}
+	gentest.NativeAMD64(t)
 	vs := oneBlockVariants(t, func(v *scratchVariant, i int) {
 		v.p.Registers = sha1sched.SpillRegisters + i%2
 		v.label += fmt.Sprintf(", %d XMM registers", v.p.Registers)
