@@ -6,7 +6,7 @@ package sha1
 // kernels with the SHA1 instructions from one description by gen/sha1_ce;
 // the arm64 and arm kernels for cores without them, the same schedule as
 // SSSE3 and AVX on NEON, by gen/sha1_neon (gen/internal/sha1arm);
-// SumMany's multi-lane kernels from the description in gen/internal/sha1mb.
+// SumMany's multi-lane kernels from the description in gen/internal/sha1many.
 // The header of each .s names its command.
 
 //go:generate go -C ../gen run ./sha1_ssse3 -out ../sha1/sha1block_ssse3_amd64.s

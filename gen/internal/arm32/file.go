@@ -6,17 +6,17 @@ import (
 	"go/types"
 
 	"github.com/mmcloughlin/avo/gotypes"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // File is one generated assembly file: TEXT and DATA sections under one
-// header and build constraint (see package emit for the layout).
-type File struct{ *emit.File }
+// header and build constraint (see package armemit for the layout).
+type File struct{ *armemit.File }
 
 // NewFile starts a file whose build constraint is expr, in //go:build
-// syntax ("arm && !purego"); see emit.NewFile.
+// syntax ("arm && !purego"); see armemit.NewFile.
 func NewFile(expr string) (*File, error) {
-	f, err := emit.NewFile(expr)
+	f, err := armemit.NewFile(expr)
 	if err != nil {
 		return nil, err
 	}
@@ -24,13 +24,13 @@ func NewFile(expr string) (*File, error) {
 }
 
 // Global is a read-only DATA section, local to the file.
-type Global = emit.Global
+type Global = armemit.Global
 
 // Func is one TEXT section under construction. Its methods append
-// instructions; the embedded emit.Func adds labels, comments, Schedule
+// instructions; the embedded armemit.Func adds labels, comments, Schedule
 // and GNU.
 type Func struct {
-	*emit.Func
+	*armemit.Func
 	offsets map[string]int // argument components by asmdecl's names
 }
 
@@ -71,7 +71,7 @@ func newFunc(name, sig string) (*Func, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arm32: signature of %s: %w", name, err)
 	}
-	return &Func{Func: emit.NewFunc(name, s, size, isas), offsets: args}, nil
+	return &Func{Func: armemit.NewFunc(name, s, size, isas), offsets: args}, nil
 }
 
 // frame lays out the arguments and results of sig as gc's ABI0 does on

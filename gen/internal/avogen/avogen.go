@@ -6,7 +6,7 @@
 // main.go ..."), which is not a command anyone can rerun from the package
 // directory. Our generators are run by go generate in the package that owns
 // the output, as `go -C ../gen run ./<generator> -out ...`, and the header
-// says exactly that (emit.Command).
+// says exactly that (gencmd.Command).
 package avogen
 
 import (
@@ -14,16 +14,15 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unsafe"
 
+	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/gencmd"
 )
-
-// Command returns the command line that reproduces this run of the
-// generator, as go generate runs it (see emit.Command).
-func Command(args []string) []string { return emit.Command(args) }
 
 // Write compiles ctx and writes the Go assembly to the file out, in Go
 // package pkg, with a header naming argv as the generating command.
@@ -41,6 +40,21 @@ func Write(ctx *build.Context, out, pkg string, argv []string) error {
 		return err
 	}
 	return os.WriteFile(out, b, 0o644)
+}
+
+// Table adds to ctx the read-only table name of the words, each of its
+// type's size, and returns it.
+func Table[W uint32 | uint64](ctx *build.Context, name string, words []W) operand.Mem {
+	m := ctx.StaticGlobal(name)
+	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i, w := range words {
+		var datum operand.Constant = operand.U32(w)
+		if _, wide := any(w).(uint64); wide {
+			datum = operand.U64(w)
+		}
+		ctx.AddDatum(i*int(unsafe.Sizeof(w)), datum)
+	}
+	return m
 }
 
 // Fatal prints err prefixed by the generator's name and exits with status 1.
@@ -82,7 +96,7 @@ func Main(name, defaultPkg string, addFlags func(*flag.FlagSet), describe func(*
 	if *out == "" {
 		Fatal(name, fmt.Errorf("-out is required: the .s file to write (see -help)"))
 	}
-	if err := Write(ctx, *out, *pkg, Command(os.Args[1:])); err != nil {
+	if err := Write(ctx, *out, *pkg, gencmd.Command(os.Args[1:])); err != nil {
 		Fatal(name, err)
 	}
 }

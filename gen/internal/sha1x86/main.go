@@ -6,6 +6,7 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/knob"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
 // Main is the whole main function of kernel k's generator: it parses -out,
@@ -13,5 +14,5 @@ import (
 func Main(k Kernel) {
 	p := k.Defaults()
 	avogen.Main("sha1_"+k.Name, "sha1", func(fs *flag.FlagSet) { knob.Register(fs, k.Knobs(&p)...) },
-		func(ctx *build.Context) error { return k.Generate(ctx, p, "") })
+		func(ctx *build.Context) error { return k.Generate(ctx, p, "", sha1sched.Contract{}) })
 }

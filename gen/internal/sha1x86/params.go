@@ -1,6 +1,8 @@
 package sha1x86
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -14,6 +16,11 @@ type Params struct {
 	Rotate Rotate
 	Align  Align
 	Rounds Rounds // avx2 only
+	// Registers, if not 0, is the number of XMM registers the one-block
+	// kernels may use for the description (Backend.Registers), besides the
+	// byte-swap indexes: from 7 it spills, as a 386 backend would with
+	// its 8 XMM registers. It is not a knob; the tests set it.
+	Registers int
 }
 
 // Rotate is how the scalar rounds compute rol5(a) and rol30(b).
@@ -152,10 +159,11 @@ func (k Kernel) Schedule(p Params) string {
 	return s
 }
 
-// Generate emits the kernel's function name(h *[5]uint32, p []byte) into
-// ctx (block<NAME> if name is empty): it absorbs len(p)/64 whole blocks of
-// p into h.
-func (k Kernel) Generate(ctx *build.Context, p Params, name string) error {
+// Generate emits the kernel's function name with contract c (of the
+// Blocks form) into ctx (block<NAME> if name is empty): it absorbs
+// len(p)/64 whole blocks of p into h. The pair kernel keeps and returns
+// nothing more.
+func (k Kernel) Generate(ctx *build.Context, p Params, name string, c sha1sched.Contract) error {
 	if name == "" {
 		name = "block" + upper(k.Name)
 	}
@@ -163,9 +171,12 @@ func (k Kernel) Generate(ctx *build.Context, p Params, name string) error {
 		return err
 	}
 	if k.pair {
+		if !c.Plain() {
+			return fmt.Errorf("%s: the pair kernel keeps no trace and returns nothing", k.Name)
+		}
 		return generatePair(ctx, k, p, name)
 	}
-	return sha1sched.Generate(newBackend(ctx, k, p), p.Schedule, name)
+	return sha1sched.Generate(newBackend(ctx, k, p), p.Schedule, name, c)
 }
 
 // Variants lists, for the correctness sweep, every value of every knob k

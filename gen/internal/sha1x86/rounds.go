@@ -1,8 +1,6 @@
 package sha1x86
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -105,59 +103,12 @@ func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 }
 
 // fSteps computes f_t(b, c, d) of round r into carry, which holds
-// carryFor(t). c is XORed with d in place and restored, rather than copied.
+// carryFor(t): its form accumulated into the plain b, or into the b ^ d or
+// b ^ c that the round before left there (accumulate). c is XORed with d
+// in place and restored, rather than copied.
 func (e *backend) fSteps(r sha1sched.Round, v vars) []step {
-	c, x, t := e.ctx, v.carry, r.T
-	switch carryFor(t, r.Maj) {
-	case carryBxD: // Parity = (b ^ d) ^ c
-		return []step{func() { c.XORL(v.c, x) }}
-	case carryBxC: // Maj = ((b ^ c) & (c ^ d)) ^ c
-		return []step{
-			func() { c.XORL(v.d, v.c) },
-			func() { c.ANDL(v.c, x) },
-			func() { c.XORL(v.d, v.c) },
-			func() { c.XORL(v.c, x) },
-		}
-	}
-	if r.F == sha1sched.FCh && r.Ch == sha1sched.ChAdd { // Ch = (~b & d) + (b & c): the halves share no bit
-		tmp := e.tmp
-		return []step{
-			func() { c.MOVL(x, tmp) },
-			func() { c.ORL(v.d, tmp) },
-			func() { c.XORL(x, tmp) }, // (b | d) ^ b = ~b & d
-			func() { c.ADDL(tmp, v.e) },
-			func() { c.ANDL(v.c, x) },
-		}
-	}
-	if r.F == sha1sched.FCh { // Ch = ((c ^ d) & b) ^ d
-		return []step{
-			func() { c.XORL(v.d, v.c) },
-			func() { c.ANDL(v.c, x) },
-			func() { c.XORL(v.d, v.c) },
-			func() { c.XORL(v.d, x) },
-		}
-	}
-	tmp := e.tmp
-	switch r.Maj {
-	case sha1sched.MajOr: // Maj = (b & c) | (d & (b | c))
-		return []step{
-			func() { c.MOVL(x, tmp) },
-			func() { c.ORL(v.c, tmp) },
-			func() { c.ANDL(v.d, tmp) },
-			func() { c.ANDL(v.c, x) },
-			func() { c.ORL(tmp, x) },
-		}
-	case sha1sched.MajAdd: // Maj = (c & d) + (b & (c ^ d)): the halves share no bit
-		return []step{
-			func() { c.MOVL(v.c, tmp) },
-			func() { c.ANDL(v.d, tmp) },
-			func() { c.ADDL(tmp, v.e) },
-			func() { c.XORL(v.d, v.c) },
-			func() { c.ANDL(v.c, x) },
-			func() { c.XORL(v.d, v.c) },
-		}
-	}
-	panic(fmt.Sprintf("sha1x86: no f for round %d with maj=%v", t, r.Maj)) // Validate rejects it first
+	pre := [...]sha1sched.ExprOp{carryB: sha1sched.InB, carryBxD: sha1sched.InD, carryBxC: sha1sched.InC}[carryFor(r.T, r.Maj)]
+	return e.accumulate(r.Form(), v.carry, v.c, v.d, pre, v.e, false)
 }
 
 // rotl rotates r left by n bits in place, as Params.Rotate says.
