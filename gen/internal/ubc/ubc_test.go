@@ -7,6 +7,7 @@ import (
 
 	sha1cdc "github.com/pjbgf/sha1cd/cgo"
 	sha1cdubc "github.com/pjbgf/sha1cd/ubc"
+	"github.com/simdhash/simdhash/internal/ref"
 )
 
 // TestTable checks the shape of the data: every DV's difference is an
@@ -115,6 +116,25 @@ func TestMask(t *testing.T) {
 		Reach(d, &w)
 		if Mask(&w)&(1<<d) == 0 {
 			t.Errorf("Reach(%d) did not reach %s", d, DVs[d].Name())
+		}
+	}
+}
+
+// ReachBlock makes real blocks whose expanded message meets every term of
+// the DV asked for, from random blocks.
+func TestReachBlock(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 64))
+	for d := range DVs {
+		for range 10 {
+			var b [64]byte
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			r := ReachBlock(d, b)
+			w, _ := ref.SHA1Steps([5]uint32{}, &r)
+			if Mask(&w)&(1<<d) == 0 {
+				t.Fatalf("ReachBlock(%s) gives a block whose mask %#08x lacks it", DVs[d].Name(), Mask(&w))
+			}
 		}
 	}
 }
