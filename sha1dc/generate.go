@@ -6,3 +6,10 @@ package sha1dc
 // hold them to. The header of each generated file names its command.
 
 //go:generate go -C ../gen run ./sha1dc_ubc -out ../sha1dc/ubc_generated.go -test ../sha1dc/ubc_generated_test.go
+
+// The checking kernels: package sha1's kernels with the check of
+// gen/internal/ubcvec among their rounds (gen/internal/sha1sched's Checked
+// contract).
+
+//go:generate go -C ../gen run ./sha1dc_ssse3 -out ../sha1dc/check_ssse3_amd64.s
+//go:generate go -C ../gen run ./sha1dc_avx -out ../sha1dc/check_avx_amd64.s

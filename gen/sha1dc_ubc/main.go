@@ -11,8 +11,9 @@
 //     unrolled.
 //   - -test (sha1dc/ubc_generated_test.go): the terms as a table, for
 //     the test that holds ubcCheck to the table evaluated term by term,
-//     and for every DV a W[lo..hi] that reaches it (ubc.Reach from a
-//     fixed seed).
+//     for every DV a W[lo..hi] that reaches it (ubc.Reach from a fixed
+//     seed), and blocks whose expanded message reaches it (ubc.ReachBlock),
+//     which the tests hand to every kernel.
 //
 // Usage, from the sha1dc package directory:
 //
@@ -340,6 +341,27 @@ func testSource() string {
 		}
 		p("\n\t},\n")
 	}
+	p("}\n\n")
+	p("// ubcReachBlocks[i] are random blocks changed by gen/internal/ubc's\n")
+	p("// ReachBlock so that their expanded message meets every condition of\n")
+	p("// dvTable[i] (seed 3, 4): real blocks that every kernel must flag.\n")
+	p("var ubcReachBlocks = [%d][%d]string{\n", len(ubc.DVs), reachBlocks)
+	rng = rand.New(rand.NewPCG(3, 4))
+	for d := range ubc.DVs {
+		p("\t{ // %s\n", ubc.DVs[d].Name())
+		for range reachBlocks {
+			var blk [64]byte
+			for i := range blk {
+				blk[i] = byte(rng.Uint32())
+			}
+			blk = ubc.ReachBlock(d, blk)
+			p("\t\t\"%x\",\n", blk[:])
+		}
+		p("\t},\n")
+	}
 	p("}\n")
 	return b.String()
 }
+
+// reachBlocks is the number of blocks ubcReachBlocks holds for each DV.
+const reachBlocks = 3
