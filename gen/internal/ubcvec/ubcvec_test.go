@@ -107,3 +107,23 @@ func TestItemGroups(t *testing.T) {
 	}
 	t.Logf("%d items, %d operations", len(items), len(Ops()))
 }
+
+// The gather form gives ubc.Mask on random words and on words that reach
+// each DV, with a table in descending order (W[x] at 66-x).
+func TestGatherMatchesMask(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 5))
+	pos := func(x int) int { return 66 - x }
+	plan := GatherPlan(16, pos, func(x int) int { return x / 4 })
+	var w [80]uint32
+	for trial := range 3000 {
+		for i := range w {
+			w[i] = rng.Uint32()
+		}
+		if d := trial % 40; d < len(ubc.DVs) {
+			ubc.Reach(d, &w)
+		}
+		if got, want := EvalGather(plan, &w, pos), ubc.Mask(&w); got != want {
+			t.Fatalf("mask %#08x, ubc.Mask %#08x", got, want)
+		}
+	}
+}
