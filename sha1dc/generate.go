@@ -11,5 +11,7 @@ package sha1dc
 // gen/internal/ubcvec among their rounds (gen/internal/sha1sched's Checked
 // contract).
 
+//go:generate go -C ../gen run ./sha1dc_shani -out ../sha1dc/check_shani_amd64.s
+//go:generate go -C ../gen run ./sha1dc_shani -avx512 -out ../sha1dc/check_shani512_amd64.s
 //go:generate go -C ../gen run ./sha1dc_ssse3 -out ../sha1dc/check_ssse3_amd64.s
 //go:generate go -C ../gen run ./sha1dc_avx -out ../sha1dc/check_avx_amd64.s

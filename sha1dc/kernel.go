@@ -30,13 +30,14 @@ type kernel struct {
 type kernelID uint8
 
 const (
-	kernelGeneric kernelID = iota // portable Go, everywhere
-	kernelSSSE3                   // amd64
-	kernelAVX                     // amd64
-	kernelAVX2                    // amd64
-	kernelSHANI                   // amd64
-	kernelCE                      // arm64: the SHA1 instructions
-	kernelNEON                    // arm64: the vectorised schedule on NEON
+	kernelGeneric  kernelID = iota // portable Go, everywhere
+	kernelSSSE3                    // amd64
+	kernelAVX                      // amd64
+	kernelAVX2                     // amd64
+	kernelSHANI                    // amd64
+	kernelSHANI512                 // amd64: SHA-NI with the check on AVX-512
+	kernelCE                       // arm64: the SHA1 instructions
+	kernelNEON                     // arm64: the vectorised schedule on NEON
 )
 
 // unknownKernel is the panic of a dispatch switch that meets a kernel it
@@ -71,29 +72,28 @@ func firstAvailable() *kernel {
 // on arm64.
 func Kernel() string { return active.name }
 
-// block absorbs the whole blocks of p into h with the active kernel and
-// reports whether any was half of a collision.
-func block(h *[5]uint32, p []byte) bool {
-	if active.id == kernelGeneric {
-		return blockGeneric(h, p)
+// blockChecked absorbs the whole blocks of p into h with the checking
+// kernel k and reports whether any was half of a collision.
+func blockChecked(k *kernel, h *[5]uint32, p []byte) bool {
+	n, mask := runKernel(k, h, p)
+	if mask == 0 {
+		return false
 	}
-	return blockChecked(active, h, p)
+	return blockFrom(k, h, p, n, mask)
 }
 
-// blockChecked absorbs the whole blocks of p into h with the checking
-// kernel k and reports whether any was half of a collision. Each call of
-// the kernel runs up to the first block with a surviving DV, which flagged
-// then finishes, and the next call starts after it.
-func blockChecked(k *kernel, h *[5]uint32, p []byte) bool {
+// blockFrom goes on after a call of kernel k on p that absorbed n blocks
+// and stopped at one with mask (not zero): flagged finishes that block,
+// and the kernel runs again from the next, up to its next stop.
+func blockFrom(k *kernel, h *[5]uint32, p []byte, n, mask uint32) bool {
 	col := false
 	for {
-		n, mask := runKernel(k, h, p)
-		if mask == 0 {
-			return col
-		}
 		p = p[int(n)*BlockSize:]
 		col = flagged(h, (*[BlockSize]byte)(p), mask) || col
 		p = p[BlockSize:]
+		if n, mask = runKernel(k, h, p); mask == 0 {
+			return col
+		}
 	}
 }
 

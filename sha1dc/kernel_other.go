@@ -11,3 +11,12 @@ func archKernels() []kernel { return nil }
 func runKernel(k *kernel, h *[5]uint32, p []byte) (n, mask uint32) {
 	panic(unknownKernel(k))
 }
+
+// block absorbs the whole blocks of p into h with the portable code and
+// reports whether any was half of a collision.
+func block(h *[5]uint32, p []byte) bool {
+	if active.id != kernelGeneric {
+		panic(unknownKernel(active))
+	}
+	return blockGeneric(h, p)
+}

@@ -262,8 +262,10 @@ func finish(h *[5]uint32, tail []byte, n uint64) ([Size]byte, bool) {
 	col := block(h, buf[:end])
 
 	var sum [Size]byte
-	for i, w := range h {
-		binary.BigEndian.PutUint32(sum[4*i:], w)
-	}
+	binary.BigEndian.PutUint32(sum[0:], h[0])
+	binary.BigEndian.PutUint32(sum[4:], h[1])
+	binary.BigEndian.PutUint32(sum[8:], h[2])
+	binary.BigEndian.PutUint32(sum[12:], h[3])
+	binary.BigEndian.PutUint32(sum[16:], h[4])
 	return sum, col
 }

@@ -84,7 +84,7 @@ func (e *backend) Begin(name string, k sha1sched.Contract) {
 	how := "with the " + e.isa.Name() + " instruction set"
 	if k.Result == sha1sched.Checked {
 		how += ", and stops before the first block whose UBC mask is not zero"
-		e.chk = newCheckPlan(c, "ubcD", [ubcvec.Temps]reg.VecPhysical{reg.X11, reg.X12}, reg.X13, 1, false)
+		e.chk = newCheckPlan(c, "ubcD", [ubcvec.Temps]reg.VecPhysical{reg.X11, reg.X12}, reg.X13, 1)
 	}
 	e.begin(name, attr.NOSPLIT, how, k)
 	e.ring = c.AllocLocal(4 * sha1sched.RingWords)

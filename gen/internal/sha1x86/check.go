@@ -19,34 +19,51 @@ import (
 
 // checkPlan holds the check's registers and constants.
 type checkPlan struct {
-	t    [ubcvec.Temps]reg.VecPhysical
-	acc  reg.VecPhysical
-	dtab Mem               // the Kills' constants, 16 bytes each (lanes times the blocks a register holds)
-	doff map[[4]uint32]int // each constant's offset in dtab
+	t   [ubcvec.Temps]reg.VecPhysical
+	acc reg.VecPhysical
+	*CheckTable
 }
 
-// newCheckPlan returns the check's registers, beside the description's,
-// and emits its constants into ctx: name is the table's, lanes the
-// 128-bit lanes of a register (a Kill's constant is repeated in each),
-// reversed whether a group's words are in reverse lane order.
-func newCheckPlan(ctx *build.Context, name string, t [ubcvec.Temps]reg.VecPhysical, acc reg.VecPhysical, lanes int, reversed bool) *checkPlan {
-	p := &checkPlan{t: t, acc: acc, doff: map[[4]uint32]int{}}
+// A CheckTable is the read-only table of the constants of a check's
+// Kills (ubcvec.Op.D), each once.
+type CheckTable struct {
+	reversed bool
+	tab      Mem
+	off      map[[4]uint32]int
+}
+
+// NewCheckTable emits the constants of the plan's Kills into ctx as the
+// table name: lanes is the number of 128-bit lanes of a register (each
+// holds a block, and the constant is repeated in each), reversed whether
+// a group's words are in reverse lane order (ubcvec.Op.Lanes).
+func NewCheckTable(ctx *build.Context, name string, lanes int, reversed bool) *CheckTable {
+	t := &CheckTable{reversed: reversed, off: map[[4]uint32]int{}}
 	var words []uint32
 	for _, op := range ubcvec.Ops() {
 		if op.Kind != ubcvec.Kill {
 			continue
 		}
 		d := op.Lanes(reversed)
-		if _, ok := p.doff[d]; ok {
+		if _, ok := t.off[d]; ok {
 			continue
 		}
-		p.doff[d] = 4 * len(words)
+		t.off[d] = 4 * len(words)
 		for range lanes {
 			words = append(words, d[:]...)
 		}
 	}
-	p.dtab = avogen.Table(ctx, name, words)
-	return p
+	t.tab = avogen.Table(ctx, name, words)
+	return t
+}
+
+// D is the memory operand of Kill op's constant, aligned to its size (the
+// linker aligns a table this large to 32 bytes).
+func (t *CheckTable) D(op ubcvec.Op) Mem { return t.tab.Offset(t.off[op.Lanes(t.reversed)]) }
+
+// newCheckPlan returns the check's registers, beside the description's,
+// with the table of its constants (NewCheckTable, in natural lane order).
+func newCheckPlan(ctx *build.Context, name string, t [ubcvec.Temps]reg.VecPhysical, acc reg.VecPhysical, lanes int) *checkPlan {
+	return &checkPlan{t: t, acc: acc, CheckTable: NewCheckTable(ctx, name, lanes, false)}
 }
 
 // reg is the register of a check operand: a temporary, the accumulator,
@@ -63,16 +80,12 @@ func (p *checkPlan) reg(r ubcvec.Reg, group func(g int) reg.VecPhysical) reg.Vec
 
 // lower returns the steps of check operation op in isa x, one instruction
 // each, with group g in group(g) and its words in natural lane order.
-func (p *checkPlan) lower(x ISA, op ubcvec.Op, group func(g int) reg.VecPhysical, reversed bool) []step {
+func (p *checkPlan) lower(x ISA, op ubcvec.Op, group func(g int) reg.VecPhysical) []step {
 	r := func(q ubcvec.Reg) reg.VecPhysical { return p.reg(q, group) }
 	switch op.Kind {
 	case ubcvec.Align:
 		d, s := r(op.Dst), op.Start
-		lo, hi := group(s/4), group(s/4+1)
-		if reversed { // lane i holds W[4g+3-i]: the window is the high bytes of lo:hi
-			return []step{func() { x.Align(d, lo, hi, 16-4*(s%4)) }}
-		}
-		return []step{func() { x.Align(d, hi, lo, 4*(s%4)) }}
+		return []step{func() { x.Align(d, group(s/4+1), group(s/4), 4*(s%4)) }}
 	case ubcvec.Shl:
 		return []step{func() { x.Shl32(r(op.Dst), r(op.A), op.N) }}
 	case ubcvec.Shr:
@@ -81,7 +94,7 @@ func (p *checkPlan) lower(x ISA, op ubcvec.Op, group func(g int) reg.VecPhysical
 		return []step{func() { x.Xor(r(op.Dst), r(op.A), r(op.B)) }}
 	case ubcvec.Kill:
 		a := r(op.A)
-		d := p.dtab.Offset(p.doff[op.Lanes(reversed)])
+		d := p.D(op)
 		and := x.AndMem
 		if op.Not {
 			and = x.AndNotMem
@@ -106,7 +119,7 @@ func (p *checkPlan) lower(x ISA, op ubcvec.Op, group func(g int) reg.VecPhysical
 // Check lowers a check operation of the one-block kernels
 // (sha1sched.CheckBackend).
 func (e *backend) Check(op ubcvec.Op) []step {
-	return e.chk.lower(e.isa, op, func(g int) reg.VecPhysical { return e.v(sha1sched.Window(g)) }, false)
+	return e.chk.lower(e.isa, op, func(g int) reg.VecPhysical { return e.v(sha1sched.Window(g)) })
 }
 
 // checkExit ends the kernel before the block just hashed if its mask is
