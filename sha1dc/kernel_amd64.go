@@ -22,6 +22,9 @@ func checkSHANI512(h *[5]uint32, p []byte) (n uint32, mask uint32)
 func checkSHANI(h *[5]uint32, p []byte) (n uint32, mask uint32)
 
 //go:noescape
+func checkAVX2(h *[5]uint32, p []byte) (n uint32, mask uint32)
+
+//go:noescape
 func checkAVX(h *[5]uint32, p []byte) (n uint32, mask uint32)
 
 //go:noescape
@@ -43,6 +46,8 @@ func archKernels() []kernel {
 			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelSHANI512}, h, p) }},
 		{name: "shani", id: kernelSHANI, available: hasSHA && cpu.X86.HasSSE2 && cpu.X86.HasSSE41 && cpu.X86.HasSSSE3, check: checkSHANI,
 			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelSHANI}, h, p) }},
+		{name: "avx2", id: kernelAVX2, available: x.HasAVX && x.HasAVX2 && x.HasBMI1 && x.HasBMI2, check: checkAVX2Dispatch,
+			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelAVX2}, h, p) }},
 		{name: "avx", id: kernelAVX, available: cpu.X86.HasAVX, check: checkAVX,
 			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelAVX}, h, p) }},
 		{name: "ssse3", id: kernelSSSE3, available: cpu.X86.HasSSE2 && cpu.X86.HasSSSE3, check: checkSSSE3,
@@ -57,6 +62,8 @@ func runKernel(k *kernel, h *[5]uint32, p []byte) (n, mask uint32) {
 		return checkSHANI512(h, p)
 	case kernelSHANI:
 		return checkSHANI(h, p)
+	case kernelAVX2:
+		return checkAVX2Dispatch(h, p)
 	case kernelAVX:
 		return checkAVX(h, p)
 	case kernelSSSE3:
@@ -77,6 +84,8 @@ func block(h *[5]uint32, p []byte) bool {
 		n, mask = checkSHANI512(h, p)
 	case kernelSHANI:
 		n, mask = checkSHANI(h, p)
+	case kernelAVX2:
+		n, mask = checkAVX2Dispatch(h, p)
 	case kernelAVX:
 		n, mask = checkAVX(h, p)
 	case kernelSSSE3:
@@ -90,4 +99,20 @@ func block(h *[5]uint32, p []byte) bool {
 		return false
 	}
 	return blockFrom(active, h, p, n, mask)
+}
+
+// avx2MinBytes is the input length from which the avx2 kernel runs; below
+// it checkAVX2Dispatch hands the blocks to avx, as package sha1 does (its
+// avx2MinBytes and docs/sha1.md): the pair kernel computes W+K and the
+// check of a whole pair before its rounds start, a fixed cost that avx,
+// one group ahead, does not pay.
+const avx2MinBytes = 16 * BlockSize
+
+// checkAVX2Dispatch is the avx kernel for inputs shorter than avx2MinBytes,
+// the avx2 kernel from there.
+func checkAVX2Dispatch(h *[5]uint32, p []byte) (n, mask uint32) {
+	if len(p) >= avx2MinBytes {
+		return checkAVX2(h, p)
+	}
+	return checkAVX(h, p)
 }

@@ -22,6 +22,11 @@ type checkPlan struct {
 	t   [ubcvec.Temps]reg.VecPhysical
 	acc reg.VecPhysical
 	*CheckTable
+	// The pair kernel's: the plan's items, their deal over a pass, and
+	// the two masks' stack slots.
+	items []ubcvec.Item
+	dealt [][]ubcvec.Op
+	masks Mem
 }
 
 // A CheckTable is the read-only table of the constants of a check's
@@ -167,4 +172,146 @@ func MainChecked(k Kernel) {
 		func(ctx *build.Context) error {
 			return k.Generate(ctx, p, k.CheckedName(), sha1sched.Contract{Result: sha1sched.Checked})
 		})
+}
+
+// The pair kernel's check (avx2): the check of the next pair's two blocks
+// runs in the pass of the current pair, on YMM registers, one block in
+// each 128-bit lane, its operations dealt over the pass's 160 rounds where
+// the next pair's groups are in the window (the prologue's pair: after
+// each group the prologue computes). At the start of each pass the two
+// masks go to the stack, as the next pass's check overwrites the
+// accumulator, and each block of the pair starts with the test of its own.
+
+// pairCheckLive is the liveness of the next pair's groups in a pass:
+// group g's steps run in rounds 8g..8g+7; groups 8..11 are overwritten by
+// groups 16..19 and the rest last the pass.
+var pairCheckLive = ubcvec.Liveness{
+	Ready: func(g int) int { return 8*g + 7 },
+	Live: func(g int) int {
+		if g < 12 {
+			return 8*(g+8) - 1
+		}
+		return 159
+	},
+}
+
+// pairCheckPlan sets up the pair kernel's check: its registers, the
+// constants for two lanes and the deal over a pass (before the function
+// starts; pairMasks's stack slots come with the frame).
+func (e *backend) pairCheckPlan() error {
+	items, reduce := ubcvec.Plan()
+	dealt, err := ubcvec.Deal(items, reduce, pairCheckLive, pairCheckLive.Ready(9), 157, 160)
+	if err != nil {
+		return err
+	}
+	e.chk = newCheckPlan(e.ctx, "ubcD", [ubcvec.Temps]reg.VecPhysical{reg.Y11, reg.Y12}, reg.Y13, 2)
+	e.chk.dealt = dealt
+	e.chk.items = items
+	return nil
+}
+
+// pairCheckAt returns the check's steps of round r (0..159) of a pass.
+func (e *backend) pairCheckAt(r int) []step {
+	if e.chk == nil {
+		return nil
+	}
+	var steps []step
+	for _, op := range e.chk.dealt[r] {
+		steps = append(steps, e.Check(op)...)
+	}
+	return steps
+}
+
+// pairCheckPrologue returns the steps of the check of the first pair that
+// follow the prologue's group g: the items whose last group it is (their
+// first is then still in the window), and after group 19 the Reduce.
+func (e *backend) pairCheckPrologue(g int) []step {
+	if e.chk == nil {
+		return nil
+	}
+	var steps []step
+	first := true
+	for _, it := range e.chk.items {
+		for _, op := range it.Ops {
+			op.First = op.Kind == ubcvec.Kill && first
+			first = first && op.Kind != ubcvec.Kill
+			if it.Hi == g {
+				steps = append(steps, e.Check(op)...)
+			}
+		}
+	}
+	if g == 19 {
+		_, reduce := ubcvec.Plan()
+		steps = append(steps, e.Check(reduce)...)
+	}
+	return steps
+}
+
+// pairMasks stores the pair's two masks, from the accumulator's lanes 0
+// and 4, into the stack.
+func (e *backend) pairMasks() {
+	if e.chk == nil {
+		return
+	}
+	c, a := e.ctx, e.chk.acc
+	if e.chk.masks.Base == nil {
+		e.chk.masks = c.AllocLocal(8)
+	}
+	c.Comment("The masks of the pair's blocks, before the next pair's check overwrites them.")
+	c.VMOVD(a.AsX(), e.tmp)
+	c.NOTL(e.tmp)
+	c.MOVL(e.tmp, e.chk.masks)
+	c.VEXTRACTI128(U8(1), a, e.chk.t[0].AsX())
+	c.VMOVD(e.chk.t[0].AsX(), e.tmp)
+	c.NOTL(e.tmp)
+	c.MOVL(e.tmp, e.chk.masks.Offset(4))
+}
+
+// pairExit ends the kernel before block half of the pair if its mask is
+// not zero (h in memory is then the chaining value before it).
+func (e *backend) pairExit(half int) {
+	if e.chk == nil {
+		return
+	}
+	c := e.ctx
+	c.Commentf("Stop before block %d of the pair, not absorbing it, if a DV survives its check.", half)
+	c.MOVL(e.chk.masks.Offset(4*half), e.tmp)
+	c.TESTL(e.tmp, e.tmp)
+	if half == 0 {
+		c.JNZ(LabelRef("flagged"))
+		return
+	}
+	c.JNZ(LabelRef("flagged1"))
+}
+
+// pairDone returns, at the end of a kernel that absorbed every block, the
+// number of blocks: len(p)/64.
+func (e *backend) pairDone() {
+	if e.chk == nil {
+		return
+	}
+	c := e.ctx
+	c.Load(c.Param("p").Len(), e.scratch)
+	c.SHRQ(U8(6), e.scratch)
+	c.Store(e.tmp, c.Return("n"))
+}
+
+// pairFlagged emits the exits of pairExit: the blocks absorbed are the
+// block pointer's distance from p's first block, plus one for the pair's
+// second block; the mask is in tmp.
+func (e *backend) pairFlagged() {
+	if e.chk == nil {
+		return
+	}
+	c := e.ctx
+	c.Label("flagged1")
+	c.ADDQ(U8(64), e.ptr)
+	c.Label("flagged")
+	c.Store(e.tmp, c.Return("mask"))
+	c.Load(c.Param("p").Base(), e.scratch)
+	c.SUBQ(e.scratch, e.ptr)
+	c.SHRQ(U8(6), e.ptr)
+	c.Store(e.ptr.As32(), c.Return("n"))
+	c.VZEROUPPER()
+	c.RET()
 }
