@@ -50,9 +50,9 @@ func archManyKernels() []manyKernel {
 func manyBlocks(k *manyKernel, s *manyLanes, n int) {
 	switch k.id {
 	case manyAVX2x8:
-		manyAVX2(&s.h, &s.p, &s.c, n)
+		manyAVX2(&s.H, &s.P, &s.C, n)
 	case manyAVX512x16:
-		manyAVX512(&s.h, &s.p, &s.c, n)
+		manyAVX512(&s.H, &s.P, &s.C, n)
 	case manyPortable:
 		manyPortableBlocks(s, k.lanes, n)
 	case manySingle:
