@@ -16,3 +16,8 @@ package sha1dc
 //go:generate go -C ../gen run ./sha1dc_avx2 -out ../sha1dc/check_avx2_amd64.s
 //go:generate go -C ../gen run ./sha1dc_ssse3 -out ../sha1dc/check_ssse3_amd64.s
 //go:generate go -C ../gen run ./sha1dc_avx -out ../sha1dc/check_avx_amd64.s
+
+// SumMany's checking multi-lane kernels: package sha1's, from
+// gen/internal/sha1many, with the check.
+
+//go:generate go -C ../gen run ./sha1dc_many_avx512 -out ../sha1dc/many_avx512_amd64.s

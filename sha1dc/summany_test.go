@@ -95,3 +95,52 @@ func TestSumManyLengths(t *testing.T) {
 		}
 	}
 }
+
+// Every multi-lane kernel, and single, against Sum on batches that mix
+// random messages, messages made of blocks reaching each DV (so that
+// most calls record flagged blocks, whose recompression finds no
+// collision), and the collision files, whole, as prefixes and with data
+// appended (whose lanes collide and are hashed again on their own); with
+// every lane count the scheduler gives a call, from batches of 1 to 60.
+func TestSumManyKernels(t *testing.T) {
+	rng := newRand(t)
+	files := [][]byte{collisionFile(t, "sha-mbles-1.bin"), collisionFile(t, "shattered-2.pdf")[:4096]}
+	for i := range manyKernels {
+		k := &manyKernels[i]
+		t.Run(k.name, func(t *testing.T) {
+			if !k.available {
+				t.Skipf("kernel %q not available on this CPU", k.name)
+			}
+			for trial := range 30 {
+				msgs := make([][]byte, 1+rng.IntN(60))
+				for i := range msgs {
+					switch rng.IntN(5) {
+					case 0:
+						f := files[rng.IntN(len(files))]
+						msgs[i] = append(f[:rng.IntN(len(f)+1):len(f)], randomBytes(rng, rng.IntN(100))...)
+					case 1, 2:
+						var m []byte
+						for range rng.IntN(12) {
+							m = append(m, reachBlock(t, rng.IntN(len(ubcReachBlocks)), rng.IntN(len(ubcReachBlocks[0])))...)
+							m = append(m, randomBytes(rng, BlockSize*rng.IntN(3))...)
+						}
+						msgs[i] = append(m, randomBytes(rng, rng.IntN(BlockSize))...)
+					default:
+						msgs[i] = randomBytes(rng, rng.IntN(5000))
+					}
+				}
+				sums := make([][Size]byte, len(msgs))
+				detected := make([]bool, len(msgs))
+				for i := range detected {
+					detected[i] = trial%2 == 0 // SumMany sets every flag
+				}
+				sumMany(sums, detected, msgs, k)
+				for i, m := range msgs {
+					if s, c := Sum(m); sums[i] != s || detected[i] != c {
+						t.Fatalf("trial %d, message %d of %d (%d bytes): %x %v, Sum %x %v", trial, i, len(msgs), len(m), sums[i], detected[i], s, c)
+					}
+				}
+			}
+		})
+	}
+}
