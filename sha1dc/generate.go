@@ -15,6 +15,8 @@ package sha1dc
 //go:generate go -C ../gen run ./sha1dc_shani -avx512 -out ../sha1dc/check_shani512_amd64.s
 //go:generate go -C ../gen run ./sha1dc_avx2 -out ../sha1dc/check_avx2_amd64.s
 //go:generate go -C ../gen run ./sha1dc_ssse3 -out ../sha1dc/check_ssse3_amd64.s
+//go:generate go -C ../gen run ./sha1dc_ce -out ../sha1dc/check_ce_arm64.s
+//go:generate go -C ../gen run ./sha1dc_neon -out ../sha1dc/check_neon_arm64.s
 //go:generate go -C ../gen run ./sha1dc_avx -out ../sha1dc/check_avx_amd64.s
 
 // SumMany's checking multi-lane kernels: package sha1's, from

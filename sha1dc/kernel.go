@@ -72,6 +72,20 @@ func firstAvailable() *kernel {
 // on arm64.
 func Kernel() string { return active.name }
 
+// block absorbs the whole blocks of p into h with the active kernel and
+// reports whether any was half of a collision. The first call of a
+// checking kernel is here: most inputs have no flagged block.
+func block(h *[5]uint32, p []byte) bool {
+	if active.id == kernelGeneric {
+		return blockGeneric(h, p)
+	}
+	n, mask := runKernel(active, h, p)
+	if mask == 0 {
+		return false
+	}
+	return blockFrom(active, h, p, n, mask)
+}
+
 // blockChecked absorbs the whole blocks of p into h with the checking
 // kernel k and reports whether any was half of a collision.
 func blockChecked(k *kernel, h *[5]uint32, p []byte) bool {

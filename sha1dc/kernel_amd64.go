@@ -73,34 +73,6 @@ func runKernel(k *kernel, h *[5]uint32, p []byte) (n, mask uint32) {
 	}
 }
 
-// block absorbs the whole blocks of p into h with the active kernel and
-// reports whether any was half of a collision. The kernels are called
-// here directly, as in runKernel, so that Sum pays no further call on an
-// input without flagged blocks.
-func block(h *[5]uint32, p []byte) bool {
-	var n, mask uint32
-	switch active.id {
-	case kernelSHANI512:
-		n, mask = checkSHANI512(h, p)
-	case kernelSHANI:
-		n, mask = checkSHANI(h, p)
-	case kernelAVX2:
-		n, mask = checkAVX2Dispatch(h, p)
-	case kernelAVX:
-		n, mask = checkAVX(h, p)
-	case kernelSSSE3:
-		n, mask = checkSSSE3(h, p)
-	case kernelGeneric:
-		return blockGeneric(h, p)
-	default:
-		panic(unknownKernel(active))
-	}
-	if mask == 0 {
-		return false
-	}
-	return blockFrom(active, h, p, n, mask)
-}
-
 // avx2MinBytes is the input length from which the avx2 kernel runs; below
 // it checkAVX2Dispatch hands the blocks to avx, as package sha1 does (its
 // avx2MinBytes and docs/sha1.md): the pair kernel computes W+K and the

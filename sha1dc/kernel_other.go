@@ -1,4 +1,4 @@
-//go:build !amd64 || purego
+//go:build (!amd64 && !arm64) || purego
 
 package sha1dc
 
@@ -10,13 +10,4 @@ func archKernels() []kernel { return nil }
 // the only kernel here.
 func runKernel(k *kernel, h *[5]uint32, p []byte) (n, mask uint32) {
 	panic(unknownKernel(k))
-}
-
-// block absorbs the whole blocks of p into h with the portable code and
-// reports whether any was half of a collision.
-func block(h *[5]uint32, p []byte) bool {
-	if active.id != kernelGeneric {
-		panic(unknownKernel(active))
-	}
-	return blockGeneric(h, p)
 }

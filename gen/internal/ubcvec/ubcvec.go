@@ -140,6 +140,11 @@ type Op struct {
 	// Terms are the terms of ubc.Terms a Kill evaluates, one per lane
 	// (-1 for none): for comments and tests.
 	Terms [4]int
+	// Item is the number of the operation's item in Plan's order. A
+	// backend may give consecutive items temporaries (and accumulators)
+	// of their own, so that an in-order core can interleave them: items
+	// share nothing but the accumulator.
+	Item int
 }
 
 // Lanes returns D in lane order: reversed for a backend whose registers
@@ -238,7 +243,12 @@ func Plan() (items []Item, reduce Op) {
 		items = append(items, runs[k].items()...)
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Hi < items[j].Hi })
-	return items, Op{Kind: Reduce, Dst: T(0)}
+	for i := range items {
+		for j := range items[i].Ops {
+			items[i].Ops[j].Item = i
+		}
+	}
+	return items, Op{Kind: Reduce, Dst: T(0), Item: -1}
 }
 
 // items returns the run's windows: each aligned window (s a multiple of 4)
