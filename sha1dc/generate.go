@@ -23,3 +23,4 @@ package sha1dc
 // gen/internal/sha1many, with the check.
 
 //go:generate go -C ../gen run ./sha1dc_many_avx512 -out ../sha1dc/many_avx512_amd64.s
+//go:generate go -C ../gen run ./sha1dc_many_avx2 -out ../sha1dc/many_avx2_amd64.s

@@ -17,6 +17,9 @@ import (
 // line of the TEXT.
 
 //go:noescape
+func manyAVX2(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]int32, n int, rec *records) uint32
+
+//go:noescape
 func manyAVX512(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]int32, n int, rec *records) uint32
 
 // archManyKernels lists the multi-lane kernels, widest first; AVX-512 as
@@ -29,6 +32,7 @@ func archManyKernels() []manyKernel {
 	return []manyKernel{
 		{name: "avx512x16", id: manyAVX512x16, lanes: 16, minLive: 3,
 			available: x.HasAVX512 && x.HasAVX512F && x.HasAVX512VL && x.HasAVX512BW && x.HasAVX && x.HasAVX2},
+		{name: "avx2x8", id: manyAVX2x8, lanes: 8, minLive: 4, available: x.HasAVX && x.HasAVX2},
 	}
 }
 
@@ -38,6 +42,8 @@ func manyBlocks(k *manyKernel, s *lanes.State, n int, rec *records) int {
 	switch k.id {
 	case manyAVX512x16:
 		return int(manyAVX512(&s.H, &s.P, &s.C, n, rec))
+	case manyAVX2x8:
+		return int(manyAVX2(&s.H, &s.P, &s.C, n, rec))
 	default:
 		panic("sha1dc: no multi-lane kernel " + k.name)
 	}

@@ -51,9 +51,10 @@ var checkedSig = fmt.Sprintf("func(h *[5][16]uint32, p *[4][16]*byte, c *[2][16]
 // A checker is a Backend that can emit the check.
 type checker interface {
 	Backend
-	// CheckBegin starts the kernel's records, after Begin; acc is
-	// the accumulator (the description leaves it free for a checker).
-	CheckBegin(acc vreg)
+	// CheckBegin starts the kernel's records, after Setup, and takes its
+	// registers from those of the counts, the block number and the lane
+	// mask, which only the end of a block needs (Retire).
+	CheckBegin(counts, blk, mask vreg)
 	// CheckTerm returns the steps of term j of ubc.Terms on every lane,
 	// its words from a and b (first: it sets the accumulator).
 	CheckTerm(j int, a, b source, first bool) []step

@@ -129,7 +129,7 @@ func (e *emitter) function(name string) error {
 		fmt.Sprintf("Schedule: %s.", e.p.String(b)))
 	b.Setup(e.counts, e.blk)
 	if e.chk != nil {
-		b.(checker).CheckBegin(e.mask)
+		b.(checker).CheckBegin(e.counts, e.blk, e.mask)
 	}
 	b.Prefetch()
 	e.comment("The working variables from h.")
