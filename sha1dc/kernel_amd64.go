@@ -40,7 +40,7 @@ func archKernels() []kernel {
 	// AVX-512 as package sha1's SumMany takes it: HasAVX512 is set only
 	// when the OS saves the ZMM state, and GODEBUG=cpu.avx512=off clears
 	// it, which selects shani.
-	avx512 := x.HasAVX512 && x.HasAVX512F && x.HasAVX512VL && x.HasAVX && x.HasAVX2
+	avx512 := x.HasAVX512 && x.HasAVX512F && x.HasAVX512VL && x.HasAVX512BW && x.HasAVX && x.HasAVX2
 	return []kernel{
 		{name: "shani512", id: kernelSHANI512, available: hasSHA && x.HasSSE2 && x.HasSSE41 && x.HasSSSE3 && avx512, check: checkSHANI512,
 			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelSHANI512}, h, p) }},

@@ -1,6 +1,7 @@
 package sha1dc
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -143,4 +144,27 @@ func TestSumManyKernels(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestManyDispatch checks SumMany's kernel chosen at init: with
+// SIMDHASH_SHA1DC_MANY_KERNEL set (as the emulated and native runs of make
+// test do), ManyKernel must report exactly that; otherwise the first
+// available kernel of the registry.
+func TestManyDispatch(t *testing.T) {
+	got := ManyKernel()
+	if want, ok := os.LookupEnv("SIMDHASH_SHA1DC_MANY_KERNEL"); ok {
+		if got != want {
+			t.Fatalf("ManyKernel() = %q, but SIMDHASH_SHA1DC_MANY_KERNEL = %q (GODEBUG=%q)", got, want, os.Getenv("GODEBUG"))
+		}
+		return
+	}
+	for _, k := range manyKernels {
+		if k.available {
+			if got != k.name {
+				t.Fatalf("ManyKernel() = %q, want the first available kernel %q", got, k.name)
+			}
+			return
+		}
+	}
+	t.Fatal("no available SumMany kernel")
 }
