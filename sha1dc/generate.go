@@ -24,3 +24,8 @@ package sha1dc
 
 //go:generate go -C ../gen run ./sha1dc_many_avx512 -out ../sha1dc/many_avx512_amd64.s
 //go:generate go -C ../gen run ./sha1dc_many_avx2 -out ../sha1dc/many_avx2_amd64.s
+
+// The recompression of sixteen recorded blocks at once with AVX-512, for
+// SumMany (gen/internal/ubcrecomp).
+
+//go:generate go -C ../gen run ./sha1dc_recompress -out ../sha1dc/recompress_avx512_amd64.s

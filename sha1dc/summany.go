@@ -98,10 +98,10 @@ const recordRows = 7
 type records [maxRecords][recordRows][lanes.MaxLanes]uint32
 
 // sumMany is SumMany with kernel k: internal/lanes' scheduler, shared
-// with package sha1, runs the kernel on the lanes; after each call the
-// recorded blocks are recompressed, and the messages found to collide
-// are hashed again on their own when their lanes are done (detected
-// marks them meanwhile).
+// with package sha1, runs the kernel on the lanes; the blocks its calls
+// record are recompressed sixteen at a time (recompBatch), and the
+// messages found to collide are hashed again on their own (detected marks
+// them meanwhile; redo).
 func sumMany(sums [][Size]byte, detected []bool, msgs [][]byte, k *manyKernel) {
 	if k.lanes == 0 || len(msgs) < k.minLive {
 		for i, m := range msgs {
@@ -115,6 +115,9 @@ func sumMany(sums [][Size]byte, detected []bool, msgs [][]byte, k *manyKernel) {
 		st  lanes.State
 		pad lanes.Pads
 		rec records
+		// The recorded blocks, each along each of its DVs, recompressed
+		// sixteen at a time (recompressJob).
+		batch recompBatch
 	)
 	done := func(l int, h [5]uint32) {
 		i := s.Msg(l)
@@ -141,6 +144,7 @@ func sumMany(sums [][Size]byte, detected []bool, msgs [][]byte, k *manyKernel) {
 				done(l, h)
 				detected[s.Msg(l)] = detected[s.Msg(l)] || col
 			}
+			redo(sums, detected, msgs, &batch)
 			return
 		}
 		for l := 0; l < k.lanes; l++ {
@@ -155,8 +159,8 @@ func sumMany(sums [][Size]byte, detected []bool, msgs [][]byte, k *manyKernel) {
 					continue
 				}
 				h := [5]uint32{rec[r][1][l], rec[r][2][l], rec[r][3][l], rec[r][4][l], rec[r][5][l]}
-				if flagged(&h, (*[BlockSize]byte)(s.Block(l, b, msgs, &pad)), m) {
-					detected[s.Msg(l)] = true
+				for ; m != 0; m &= m - 1 {
+					batch.add(s.Block(l, b, msgs, &pad), &h, bits.TrailingZeros32(m), s.Msg(l), detected)
 				}
 			}
 		}
@@ -166,7 +170,22 @@ func sumMany(sums [][Size]byte, detected []bool, msgs [][]byte, k *manyKernel) {
 			done(l, [5]uint32{st.H[0][l], st.H[1][l], st.H[2][l], st.H[3][l], st.H[4][l]})
 		}
 		if all {
+			redo(sums, detected, msgs, &batch)
 			return
+		}
+	}
+}
+
+// redo runs the recompressions still queued in batch, and hashes again on
+// its own each message that collides: its lane went on past the colliding
+// block as if it did not, and a message found to collide only now has its
+// digest from the lane. (A message whose collision its last blocks showed,
+// outside the lanes, is hashed twice, which is rare and gives the same.)
+func redo(sums [][Size]byte, detected []bool, msgs [][]byte, batch *recompBatch) {
+	batch.flush(detected)
+	for i, d := range detected {
+		if d {
+			sums[i], detected[i] = Sum(msgs[i])
 		}
 	}
 }
@@ -184,4 +203,87 @@ func checkOverlap(name string, p unsafe.Pointer, n uintptr, msgs [][]byte) {
 			panic(fmt.Sprintf("sha1dc: SumMany: %s overlaps msgs[%d]: the results would overwrite messages not yet hashed", name, i))
 		}
 	}
+}
+
+// A recompJob is sixteen blocks to recompress, each along one DV, all DVs
+// with the same test step: lane l's block (a copy) in blocks[l], the
+// chaining value before it in h[.][l], its DV's index in dvTable in
+// dv[l] (gen/internal/ubcrecomp's kernels take it as it is). It holds no
+// pointer, so that a batch on the stack keeps none to the caller's
+// buffers, which escape analysis would then move to the heap.
+type recompJob struct {
+	blocks [16][BlockSize]byte
+	h      [5][16]uint32
+	dv     [16]uint32
+}
+
+// A recompBatch gathers the blocks SumMany's kernels record into jobs,
+// one for each test step, and runs a job (recompressJob) once it has
+// sixteen blocks, or when flushed; collided[lane's message] marks the
+// messages found to collide.
+type recompBatch struct {
+	jobs [len(testSteps)]recompJob
+	msg  [len(testSteps)][16]int // each lane's message, for collided
+	n    [len(testSteps)]int
+}
+
+// add queues the block q of message msg, with chaining value h before
+// it, along DV dv.
+func (b *recompBatch) add(q []byte, h *[5]uint32, dv, msg int, collided []bool) {
+	s := dvTable[dv].state
+	j, l := &b.jobs[s], b.n[s]
+	copy(j.blocks[l][:], q)
+	for w := range h {
+		j.h[w][l] = h[w]
+	}
+	j.dv[l] = uint32(dv)
+	b.msg[s][l] = msg
+	if b.n[s]++; b.n[s] == len(j.blocks) {
+		b.run(s, collided)
+	}
+}
+
+// flush runs the jobs not yet run, their empty lanes copies of lane 0.
+func (b *recompBatch) flush(collided []bool) {
+	for s := range b.jobs {
+		if b.n[s] == 0 {
+			continue
+		}
+		j := &b.jobs[s]
+		for l := b.n[s]; l < len(j.blocks); l++ {
+			j.blocks[l], j.dv[l] = j.blocks[0], j.dv[0]
+			for w := range j.h {
+				j.h[w][l] = j.h[w][0]
+			}
+		}
+		b.run(s, collided)
+	}
+}
+
+// run runs job s and marks the messages of its lanes that collide.
+func (b *recompBatch) run(s int, collided []bool) {
+	m := recompressJob(&b.jobs[s], s, b.n[s])
+	for l := 0; l < b.n[s]; l++ {
+		if m>>l&1 != 0 {
+			collided[b.msg[s][l]] = true
+		}
+	}
+	b.n[s] = 0
+}
+
+// recompressPortable is recompressJob in Go: each of the first n lanes of
+// j compressed from its chaining value (keeping W and the states) and
+// recompressed along its DV.
+func recompressPortable(j *recompJob, n int) uint32 {
+	var m uint32
+	for l := 0; l < n; l++ {
+		h := [5]uint32{j.h[0][l], j.h[1][l], j.h[2][l], j.h[3][l], j.h[4][l]}
+		var w [80]uint32
+		var s [len(testSteps)][5]uint32
+		compressW(&h, &j.blocks[l], &w, &s)
+		if dv := &dvTable[j.dv[l]]; recompress(dv, &w, &s[dv.state]) == h {
+			m |= 1 << l
+		}
+	}
+	return m
 }
