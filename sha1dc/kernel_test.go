@@ -35,8 +35,11 @@ func reachBlock(t testing.TB, d, i int) []byte {
 // Every checking kernel stops where the portable check says, with its mask
 // and the chaining value before the flagged block: on blocks made to reach
 // each DV (ubcReachBlocks) at every position among random blocks, from
-// random states, and on random messages of up to 40 blocks and the
-// collision files (whose near-collision blocks are flagged).
+// random states; on blocks that meet all of a DV's conditions but one, for
+// every term (ubcBreakBlocks: a kernel that evaluated a term wrongly, or
+// not at all, would keep the DV there); and on random messages of up to
+// 40 blocks and the collision files (whose near-collision blocks are
+// flagged).
 func TestKernelMasks(t *testing.T) {
 	rng := newRand(t)
 	try := func(t *testing.T, k *kernel, what string, p []byte) {
@@ -72,6 +75,16 @@ func TestKernelMasks(t *testing.T) {
 						try(t, k, dvTableName(d), p)
 					}
 				}
+			}
+			for j, e := range ubcBreakBlocks {
+				blk, err := hex.DecodeString(e.block)
+				if err != nil || len(blk) != BlockSize {
+					t.Fatalf("ubcBreakBlocks[%d]: %v", j, err)
+				}
+				at := j % 4
+				p := randomBytes(rng, (at+1+rng.IntN(2))*BlockSize)
+				copy(p[at*BlockSize:], blk)
+				try(t, k, "a block meeting all but one term of a DV", p)
 			}
 			for range 200 {
 				try(t, k, "random", randomBytes(rng, rng.IntN(40*BlockSize)))

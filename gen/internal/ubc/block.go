@@ -18,7 +18,21 @@ import (
 // elimination and XORs into b the solution that sets no free variable.
 // It panics if the system has no solution, which the tests rule out for
 // every DV.
-func ReachBlock(d int, b [64]byte) [64]byte {
+func ReachBlock(d int, b [64]byte) [64]byte { return reachBlock(d, -1, b) }
+
+// ReachBlockBut is ReachBlock with the condition of term j (of Terms, one
+// that names DVs[d]) broken instead of met: a block whose check kills DV
+// d through term j alone, for the tests that every kernel evaluates every
+// term. It panics if term j does not name DVs[d].
+func ReachBlockBut(d, j int, b [64]byte) [64]byte {
+	if Terms[j].DVs&(1<<d) == 0 {
+		panic(fmt.Sprintf("ubc: term %d does not name %s", j, DVs[d].Name()))
+	}
+	return reachBlock(d, j, b)
+}
+
+// reachBlock is ReachBlock with term broken (-1: none) broken.
+func reachBlock(d, broken int, b [64]byte) [64]byte {
 	// w[t][k] is bit k of W[t] as a set of the block's bits: bit k of
 	// word j (big-endian) is bit 32*j+k.
 	var w [80][32]bitset
@@ -55,13 +69,17 @@ func ReachBlock(d int, b [64]byte) [64]byte {
 		rhs uint32
 	}
 	var rows []row
-	for _, t := range Terms {
+	for j, t := range Terms {
 		if t.DVs&(1<<d) == 0 {
 			continue
 		}
 		x := w[t.A][t.KA]
 		x.xor(&w[t.B][t.KB])
-		rows = append(rows, row{x, value(&x) ^ t.Eq})
+		eq := t.Eq
+		if j == broken {
+			eq ^= 1
+		}
+		rows = append(rows, row{x, value(&x) ^ eq})
 	}
 	// Gaussian elimination; the pivots' bits of the change are the
 	// right-hand sides, the free bits zero.
@@ -70,7 +88,7 @@ func ReachBlock(d int, b [64]byte) [64]byte {
 		p := rows[i].x.lowest()
 		if p < 0 {
 			if rows[i].rhs != 0 {
-				panic(fmt.Sprintf("ubc: no block reaches %s: its terms contradict one another", DVs[d].Name()))
+				panic(fmt.Sprintf("ubc: no block reaches %s (term %d broken): its terms contradict one another", DVs[d].Name(), broken))
 			}
 			pivots = append(pivots, -1)
 			continue

@@ -138,3 +138,30 @@ func TestReachBlock(t *testing.T) {
 		}
 	}
 }
+
+// ReachBlockBut breaks the term asked for and meets the DV's others, for
+// every term of every DV.
+func TestReachBlockBut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 65))
+	for j, term := range Terms {
+		for d := range DVs {
+			if term.DVs&(1<<d) == 0 {
+				continue
+			}
+			var b [64]byte
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			r := ReachBlockBut(d, j, b)
+			w, _ := ref.SHA1Steps([5]uint32{}, &r)
+			if term.Holds(&w) {
+				t.Fatalf("term %d of %s holds", j, DVs[d].Name())
+			}
+			for k, o := range Terms {
+				if k != j && o.DVs&(1<<d) != 0 && !o.Holds(&w) {
+					t.Fatalf("term %d of %s broken, and term %d too", j, DVs[d].Name(), k)
+				}
+			}
+		}
+	}
+}
