@@ -18,7 +18,8 @@ import (
 // TestGitBlobIDs is the real client's check: git names a file by the
 // collision-detecting SHA-1 of "blob <size>\x00" and its content, so
 // sha1dc's digests of the Go tree's src/crypto files and of the four
-// collision files, by Sum and by SumMany, must be what `git hash-object`
+// collision files, by Sum with every kernel and by SumMany with every
+// multi-lane kernel, must be what `git hash-object`
 // prints for them. (The blob header moves a collision file's blocks off the
 // state its collision needs, so git and sha1dc detect nothing there and
 // both give plain SHA-1; the colliding files themselves are
@@ -71,17 +72,30 @@ func TestGitBlobIDs(t *testing.T) {
 		}
 		blobs[i] = append([]byte("blob "+strconv.Itoa(len(b))+"\x00"), b...)
 	}
-	sums := make([][Size]byte, len(blobs))
-	detected := make([]bool, len(blobs))
-	SumMany(sums, detected, blobs)
-	for i, blob := range blobs {
-		want, err := hex.DecodeString(ids[i])
-		if err != nil {
-			t.Fatalf("git hash-object printed %q", ids[i])
+	// Sum with every kernel; SumMany with every multi-lane kernel.
+	forEachKernel(t, func(t *testing.T) {
+		for i, blob := range blobs {
+			want, err := hex.DecodeString(ids[i])
+			if err != nil {
+				t.Fatalf("git hash-object printed %q", ids[i])
+			}
+			if s, col := Sum(blob); !bytes.Equal(s[:], want) || col {
+				t.Errorf("%s: Sum %x %v, git hash-object %s", paths[i], s, col, ids[i])
+			}
 		}
-		s, col := Sum(blob)
-		if !bytes.Equal(s[:], want) || col || sums[i] != s || detected[i] {
-			t.Errorf("%s: Sum %x %v, SumMany %x %v, git hash-object %s", paths[i], s, col, sums[i], detected[i], ids[i])
+	})
+	for i := range manyKernels {
+		k := &manyKernels[i]
+		if !k.available {
+			continue
+		}
+		sums := make([][Size]byte, len(blobs))
+		detected := make([]bool, len(blobs))
+		sumMany(sums, detected, blobs, k)
+		for i := range blobs {
+			if want, _ := hex.DecodeString(ids[i]); !bytes.Equal(sums[i][:], want) || detected[i] {
+				t.Errorf("%s: SumMany (%s) %x %v, git hash-object %s", paths[i], k.name, sums[i], detected[i], ids[i])
+			}
 		}
 	}
 	t.Logf("%d files of %s", len(paths), root)
