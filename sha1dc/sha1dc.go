@@ -237,22 +237,25 @@ func (d *digest) UnmarshalBinary(b []byte) error {
 // it; the checksum is SHA-1's, or the safe hash if one was.
 func Sum(data []byte) ([Size]byte, bool) {
 	h := initState
-	whole := len(data) &^ (BlockSize - 1)
-	col := false
-	if whole > 0 {
-		col = block(&h, data[:whole])
+	if len(data) < 2*BlockSize-9 {
+		// One call of the kernel for the data and the padding, which
+		// fit in two blocks: a checking kernel's call costs more than
+		// the copy.
+		return finish(&h, data, uint64(len(data)))
 	}
+	whole := len(data) &^ (BlockSize - 1)
+	col := block(&h, data[:whole])
 	sum, c := finish(&h, data[whole:], uint64(len(data)))
 	return sum, col || c
 }
 
-// finish absorbs the last bytes tail (fewer than BlockSize) of a message of
-// n bytes, with the padding of FIPS 180-4 section 5.1.1, into h, and
-// returns the checksum and whether the padded blocks were half of a
-// collision.
+// finish absorbs the last bytes tail (fewer than BlockSize, or up to
+// 2*BlockSize-9 from Sum) of a message of n bytes, with the padding of
+// FIPS 180-4 section 5.1.1, into h, and returns the checksum and whether
+// the padded blocks were half of a collision.
 func finish(h *[5]uint32, tail []byte, n uint64) ([Size]byte, bool) {
 	var buf [2 * BlockSize]byte
-	r := copy(buf[:BlockSize-1], tail)
+	r := copy(buf[:2*BlockSize-9], tail)
 	buf[r] = 0x80
 	end := BlockSize
 	if r >= BlockSize-8 {
