@@ -20,3 +20,5 @@ package sha1
 //go:generate go -C ../gen run ./sha1_ce -arch arm -out ../sha1/sha1block_ce_arm.s
 //go:generate go -C ../gen run ./sha1_neon -out ../sha1/sha1block_neon_arm64.s
 //go:generate go -C ../gen run ./sha1_neon -arch arm -out ../sha1/sha1block_neon_arm.s
+//go:generate go -C ../gen run ./sha1_many_neon -out ../sha1/sha1many_neon_arm64.s
+//go:generate go -C ../gen run ./sha1_many_ce -out ../sha1/sha1many_ce_arm64.s

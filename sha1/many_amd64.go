@@ -122,12 +122,8 @@ func manyBlocks(k *manyKernel, s *manyLanes, n int) {
 		manySHANI3(&s.h, &s.p, &s.c, n)
 	case manySHANIx4:
 		manySHANI4(&s.h, &s.p, &s.c, n)
-	case manyPortable:
-		manyPortableBlocks(s, k.lanes, n)
-	case manySingle:
-		panic("sha1: the single kernel has no lanes")
 	default:
-		panic("sha1: no multi-lane kernel " + k.name)
+		manyPortableOr(k, s, n)
 	}
 }
 

@@ -19,16 +19,7 @@ func manyRule(func(manyID) bool) manyID {
 const manyClassPlain manyClass = 0
 
 // manyBlocks runs kernel k for n blocks on the lanes of s.
-func manyBlocks(k *manyKernel, s *manyLanes, n int) {
-	switch k.id {
-	case manyPortable:
-		manyPortableBlocks(s, k.lanes, n)
-	case manySingle:
-		panic("sha1: the single kernel has no lanes")
-	default:
-		panic("sha1: no multi-lane kernel " + k.name + " in this build")
-	}
-}
+func manyBlocks(k *manyKernel, s *manyLanes, n int) { manyPortableOr(k, s, n) }
 
 // singleCPB is only used with multi-lane assembly kernels, which this
 // build has none of.

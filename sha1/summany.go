@@ -405,6 +405,20 @@ func manyPortableBlocks(s *manyLanes, lanes, n int) {
 	}
 }
 
+// manyPortableOr is the part of every build's manyBlocks after its
+// assembly kernels: the portable model kernel, and a panic naming any
+// other kernel, which this build has no case for.
+func manyPortableOr(k *manyKernel, s *manyLanes, n int) {
+	switch k.id {
+	case manyPortable:
+		manyPortableBlocks(s, k.lanes, n)
+	case manySingle:
+		panic("sha1: the single kernel has no lanes")
+	default:
+		panic("sha1: no multi-lane kernel " + k.name + " in this build")
+	}
+}
+
 // manyMinLive returns the fewest busy lanes at which kernel k still hashes
 // a lane's block faster than the single-stream kernel does a block alone:
 // with m of its L lanes busy, k delivers m/L of its throughput, so it wins
