@@ -286,6 +286,15 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 			e++
 		}
 		n := min(left[e-1], manyMaxCall)
+		// Lanes in lockstep on one L1 set: hold some back for a few blocks
+		// (see stagger); the call is that long.
+		hold, shift := stagger(&pad, &jobs, msgs, live, lanes)
+		if shift > 0 {
+			n = min(shift, manyMaxCall)
+			for l := range hold {
+				hold[l] = min(hold[l], n)
+			}
+		}
 		// Each live lane's blocks: its message's whole blocks, then its
 		// pad. A lane without a message stays on its pad, and its state is
 		// left alone.
@@ -295,14 +304,14 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 				s.p[0][l], s.c[0][l], s.c[1][l] = &pad[l][0], 0, 0
 				continue
 			}
-			padLeft := min(j.left, j.end/BlockSize)
-			if whole := j.left - padLeft; whole > 0 {
+			s.p[0][l] = nextBlock(msgs, &pad[l], j)
+			s.p[1][l], s.c[0][l] = &pad[l][0], 0
+			if whole := j.left - min(j.left, j.end/BlockSize); whole > 0 {
 				// (A count past the call's blocks means no switch in it.)
-				s.p[0][l], s.p[1][l], s.c[0][l] = &msgs[j.msg][(j.whole-whole)*BlockSize], &pad[l][0], int32(min(whole, n))
-			} else {
-				s.p[0][l], s.c[0][l] = &pad[l][j.end-padLeft*BlockSize], 0
+				s.c[0][l] = int32(min(whole, n))
 			}
-			s.c[1][l] = int32(min(j.left, n))
+			s.c[1][l] = int32(min(j.left, n-hold[l])) // a lane held back absorbs fewer
+
 		}
 		// The kernel prefetches the first and last bytes of the next
 		// messages, whose tails startLane reads first, to pad them.
@@ -319,7 +328,7 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 			if live&(1<<l) == 0 {
 				continue
 			}
-			if jobs[l].left -= min(jobs[l].left, n); jobs[l].left == 0 {
+			if jobs[l].left -= min(jobs[l].left, n-hold[l]); jobs[l].left == 0 {
 				sums[jobs[l].msg] = digestOf(&s, l)
 				live &^= 1 << l
 				busy--
@@ -329,6 +338,77 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 			return
 		}
 	}
+}
+
+// nextBlock is the address of lane job j's next block: in its message's
+// whole blocks, or in its pad.
+func nextBlock(msgs [][]byte, pad *[2 * BlockSize]byte, j *laneJob) *byte {
+	padLeft := min(j.left, j.end/BlockSize)
+	if whole := j.left - padLeft; whole > 0 {
+		return &msgs[j.msg][(j.whole-whole)*BlockSize]
+	}
+	return &pad[j.end-padLeft*BlockSize]
+}
+
+// manyCrowd is the most lanes whose next blocks may lie in one set of
+// the L1 data cache (the same 64-byte line of 4 KiB, modulo 4 KiB) with
+// manyStaggerBlocks or more left; stagger spreads more than that onto
+// sets of manyLanesPerSet. Messages of a power-of-two size laid end to
+// end (a torrent's pieces read into one buffer) put every lane on one set,
+// and keep them so block after block. On a Zen 5 (48 KiB, 12-way L1D) the
+// kernels alone, 64 blocks of every lane, took with 16, 8, 4 and 1 lanes
+// a set: avx512x16 7.69, 6.3, 5.5-5.6 and 5.40 us; avx2x8 (8 lanes) 8.90,
+// 8.54-8.57 with 4 and 8.47 with 1, a penalty that staggering, which costs
+// about three blocks, did not measurably repay (docs/sha1-many.md,
+// "Layout").
+const (
+	manyCrowd         = 8
+	manyLanesPerSet   = 4
+	manyStaggerBlocks = 64
+)
+
+// stagger returns, for a call in which more than manyCrowd live lanes
+// with manyStaggerBlocks or more to go would read one L1 set, how
+// many blocks to hold each lane back (hold) and the call's length
+// (shift): the crowd's lanes in turn absorb shift, shift-1, ..., 0 of its
+// blocks, so that they come apart onto up to shift+1 neighbouring sets,
+// at most manyLanesPerSet on each, and stay apart as they go. With no
+// crowded set, shift is 0 and hold all zeros.
+func stagger(pad *[maxLanes][2 * BlockSize]byte, jobs *[maxLanes]laneJob, msgs [][]byte, live uint32, lanes int) (hold [maxLanes]int, shift int) {
+	if lanes <= manyCrowd {
+		return hold, 0
+	}
+	var sets [maxLanes]int
+	crowd := 0 // lanes of a full crowd (bit l)
+	for l := 0; l < lanes; l++ {
+		sets[l] = -1
+		if live&(1<<l) != 0 && jobs[l].left >= manyStaggerBlocks {
+			sets[l] = int(uintptr(unsafe.Pointer(nextBlock(msgs, &pad[l], &jobs[l]))) >> 6 & 63)
+		}
+	}
+	for l := 0; l < lanes; l++ {
+		if sets[l] < 0 || crowd&(1<<l) != 0 {
+			continue
+		}
+		var members [maxLanes]int
+		k := 0
+		for m := l; m < lanes; m++ {
+			if sets[m] == sets[l] {
+				members[k] = m
+				k++
+			}
+		}
+		if k <= manyCrowd {
+			continue
+		}
+		groups := (k + manyLanesPerSet - 1) / manyLanesPerSet
+		for r, m := range members[:k] {
+			hold[m] = r % groups
+			crowd |= 1 << m
+		}
+		shift = max(shift, groups-1)
+	}
+	return hold, shift
 }
 
 // fillWindow sets order to the indexes of the next messages, from first
