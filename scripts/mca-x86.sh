@@ -10,6 +10,8 @@
 # and one block of every lane for SumMany's avx2x8 (8 blocks; its
 # cycles/byte are of all lanes together: multiply by 8 for one lane's). The
 # 16-lane avx512x16 gets a line of its own, on the models with AVX-512.
+# The interleaved SHA-NI kernels (shanixN) count one block of each of
+# their N streams.
 # A model that cannot schedule an instruction prints "-". LLVM 14 schedules
 # SHA1RNDS4 even on models of cores that lack it (Sandy Bridge to Skylake):
 # the shani row is a guess there. Last row: OpenSSL's SSSE3 loop measured
@@ -61,12 +63,13 @@ loop() {
 printf '%-8s' kernel
 for m in "${models[@]}"; do printf ' %12s' "$m"; done
 printf '   (cycles/byte, llvm-mca %s)\n' "$("$MCA" --version | awk '/version/ { print $NF; exit }')"
-for k in ssse3 avx avx2 shani avx2x8; do
+for k in ssse3 avx avx2 shani avx2x8 shanix2 shanix3 shanix4; do
 	blocks=1
 	fn="$importpath.block${k^^}.abi0"
 	case $k in
 	avx2) blocks=2 ;;
 	avx2x8) blocks=8 fn="$importpath.manyAVX2.abi0" ;;
+	shanix*) blocks=${k#shanix} fn="$importpath.manySHANI${k#shanix}.abi0" ;;
 	esac
 	loop "$fn" >"$dir/$k.s"
 	printf '%-8s' "$k"

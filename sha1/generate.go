@@ -15,7 +15,10 @@ package sha1
 //go:generate go -C ../gen run ./sha1_shani -out ../sha1/sha1block_shani_amd64.s
 //go:generate go -C ../gen run ./sha1_many_avx2 -out ../sha1/sha1many_avx2_amd64.s
 //go:generate go -C ../gen run ./sha1_many_avx512 -out ../sha1/sha1many_avx512_amd64.s
+//go:generate go -C ../gen run ./sha1_many_shani -out ../sha1/sha1many_shani_amd64.s
 //go:generate go -C ../gen run ./sha1_ce -out ../sha1/sha1block_ce_arm64.s
 //go:generate go -C ../gen run ./sha1_ce -arch arm -out ../sha1/sha1block_ce_arm.s
 //go:generate go -C ../gen run ./sha1_neon -out ../sha1/sha1block_neon_arm64.s
 //go:generate go -C ../gen run ./sha1_neon -arch arm -out ../sha1/sha1block_neon_arm.s
+//go:generate go -C ../gen run ./sha1_many_neon -out ../sha1/sha1many_neon_arm64.s
+//go:generate go -C ../gen run ./sha1_many_ce -out ../sha1/sha1many_ce_arm64.s

@@ -63,9 +63,9 @@ else
 	echo "emulated: the host is not amd64: no native runs of the x86 kernels" >&2
 fi
 
-run arm64 "" ""            SIMDHASH_SHA1_KERNEL=ce      ./sha1 # every model has the SHA1 instructions
-run arm64 "" cpu.sha1=off  SIMDHASH_SHA1_KERNEL=neon    ./sha1 # as on a core without them
-run arm64 "" cpu.sha1=off,cpu.asimd=off SIMDHASH_SHA1_KERNEL=generic ./sha1
+run arm64 "" ""            "SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=cex2"     ./sha1 # every model has the SHA1 instructions
+run arm64 "" cpu.sha1=off  "SIMDHASH_SHA1_KERNEL=neon SIMDHASH_SHA1_MANY_KERNEL=neonx4" ./sha1 # as on a core without them
+run arm64 "" cpu.sha1=off,cpu.asimd=off "SIMDHASH_SHA1_KERNEL=generic SIMDHASH_SHA1_MANY_KERNEL=single" ./sha1
 
 run arm64 "" ""            SIMDHASH_GHASH_KERNEL=pmull ./ghash
 run arm64 "" cpu.pmull=off SIMDHASH_GHASH_KERNEL=neon  ./ghash
@@ -178,8 +178,8 @@ for i in "${!specs[@]}"; do
 done
 
 # Last, through go test itself, so that the run ends with go test's own lines.
-echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=single)"
-if ! env -u GODEBUG -u SIMDHASH_GHASH_KERNEL SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=single GOOS=linux GOARCH=arm64 CGO_ENABLED=0 \
+echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=cex2)"
+if ! env -u GODEBUG -u SIMDHASH_GHASH_KERNEL SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=cex2 GOOS=linux GOARCH=arm64 CGO_ENABLED=0 \
 	"$GO" test -count=1 -short -exec qemu-aarch64 ./internal/ref ./sha1; then
 	failed+=("arm64 go test ./internal/ref ./sha1")
 fi
