@@ -60,7 +60,7 @@ deps: ## install qemu-user, the aarch64 and arm binutils and gcc (for -race) if 
 	$(call step,deps,install what is missing)
 	bash scripts/ci/deps.sh
 
-vet: ## go vet on amd64, arm64, arm, s390x, js/wasm and purego
+vet: ## go vet on amd64, arm64, arm, 386, s390x, js/wasm and purego
 	$(call step,vet,go vet on every target - about 100 s / 8 s)
 	bash scripts/ci/vet.sh
 
@@ -83,10 +83,10 @@ check-deps: ## fail if a module importing sha1, sha1dc, ghash and gcm inherits a
 
 test-newest-go: ## go vet on every target (and riscv64) and the library's native -short suite, built by the newest Go (NEWEST_GO)
 	$(call step,test-newest-go,GOTOOLCHAIN=$(NEWEST_GO): vet and go test -short)
-	GOTOOLCHAIN=$(NEWEST_GO) VET_GOARCHES='arm64 arm s390x riscv64' VET_GEN=0 bash scripts/ci/vet.sh
+	GOTOOLCHAIN=$(NEWEST_GO) VET_GOARCHES='arm64 arm 386 s390x riscv64' VET_GEN=0 bash scripts/ci/vet.sh
 	GOTOOLCHAIN=$(NEWEST_GO) $(GO) test -count=1 -short ./...
 
-test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU models; crypto/sha1 under qemu-i386, -s390x, -loongarch64
+test-emulated: ## the kernels under qemu-x86_64, qemu-i386, qemu-aarch64 and qemu-arm CPU models; crypto/sha1 under qemu-i386 (no SSSE3), -s390x, -loongarch64
 	$(call step,test-emulated,qemu user-mode runs with -test.short - about 95 s / 90 s)
 	bash scripts/ci/test-emulated.sh
 
