@@ -121,7 +121,7 @@ bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt); sha1dc ag
 benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.txt'
 	$(GO) -C gen tool $(BENCHSTAT) $(abspath $(FILES))
 
-mca: ## llvm-mca estimates: arm64/arm GHASH and SHA-1 (scripts/mca.sh, MCA_ARGS passed on), amd64 SHA-1 (scripts/mca-x86.sh)
+mca: ## llvm-mca estimates: arm64/arm GHASH and SHA-1 (scripts/mca.sh, MCA_ARGS passed on), amd64 and 386 SHA-1 (scripts/mca-x86.sh)
 	bash scripts/mca.sh $(MCA_ARGS)
 	@echo
 	bash scripts/mca-x86.sh
@@ -141,8 +141,8 @@ tune: ## GEN=sha1_avx FLAGS='-lookahead=12': test the variant, then benchstat it
 	KEEP='$(KEEP)' TUNE_COUNT='$(TUNE_COUNT)' TUNE_BENCHTIME='$(TUNE_BENCHTIME)' bash scripts/tune.sh $(GEN) $(FLAGS)
 
 sweep: ## every knob combination of the sha1x86 and ghash_neon generators, and 24 of sha1arm (gen/sha1_neon), run against internal/ref
-	$(call step,sweep,SIMDHASH_SWEEP=full TestSweep of gen/internal/sha1x86 natively and gen/ghash_neon and gen/internal/sha1arm under qemu)
-	SIMDHASH_SWEEP=full $(GO) -C gen test -count=1 -timeout 30m -v -run '^TestSweep$$' ./internal/sha1x86 ./ghash_neon ./internal/sha1arm
+	$(call step,sweep,SIMDHASH_SWEEP=full TestSweep of gen/internal/sha1x86 natively (its 386 kernels under qemu-i386) and gen/ghash_neon and gen/internal/sha1arm under qemu)
+	SIMDHASH_SWEEP=full $(GO) -C gen test -count=1 -timeout 30m -v -run '^TestSweep(386)?$$' ./internal/sha1x86 ./ghash_neon ./internal/sha1arm
 
 readme-tables: ## measure this machine and rewrite the README's speed tables (gen/tools/readmetables; ROUNDS, 8)
 	$(call step,readme-tables,interleaved rounds of every measured table - about 3 minutes)
