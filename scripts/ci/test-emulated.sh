@@ -80,8 +80,16 @@ unset GOARM
 GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_SHA1_KERNEL=generic ./sha1
 GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_GHASH_KERNEL=generic ./ghash
 
+# 386: the ssse3 and avx kernels, and crypto/sha1's assembly behind stdlib
+# without SSSE3 (coreduo has SSE3 and no SSSE3; a Go 386 binary needs SSE2,
+# so pentium3 cannot run it); GODEBUG chooses as on amd64, which the last
+# two runs check with the dispatch tests alone.
+run 386 core2duo    ""            SIMDHASH_SHA1_KERNEL=ssse3  ./sha1 # SSSE3, no AVX
+run 386 SandyBridge ""            SIMDHASH_SHA1_KERNEL=avx    ./sha1 # + AVX
+run 386 coreduo     ""            SIMDHASH_SHA1_KERNEL=stdlib ./sha1 # SSE3, no SSSE3
+run 386 SandyBridge cpu.avx=off   SIMDHASH_SHA1_KERNEL=ssse3  ./sha1 -test.short -test.run '^(TestDispatch|TestRegistry|TestEveryKernelDispatches)$'
+run 386 core2duo    cpu.ssse3=off SIMDHASH_SHA1_KERNEL=stdlib ./sha1 -test.short -test.run '^(TestDispatch|TestRegistry|TestEveryKernelDispatches)$'
 # crypto/sha1's assembly behind the stdlib kernel; s390x is big-endian.
-run 386     "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 run s390x   "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 run loong64 "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 # riscv64, built by the installed Go and by the newest: crypto/sha1 is
