@@ -21,9 +21,10 @@ import (
 // On amd64 with AVX-512 or AVX2 ([ManyKernel]) it hashes sixteen or eight
 // messages at once, one in each 32-bit lane of the vector registers, with
 // package sha1's multi-lane kernels and scheduler and the check of every
-// lane's block beside the rounds; a block with a surviving DV is
-// recompressed in Go, and a message that collides is hashed again on its
-// own. Elsewhere it is a loop of Sum.
+// lane's block beside the rounds; the blocks with a surviving DV are
+// recompressed sixteen at a time with AVX-512 (else in Go), and a message
+// that collides is hashed again on its own. Elsewhere it is a loop of
+// Sum.
 func SumMany(sums [][Size]byte, detected []bool, msgs [][]byte) {
 	if len(sums) != len(msgs) || len(detected) != len(msgs) {
 		panic(fmt.Sprintf("sha1dc: SumMany: len(sums) = %d, len(detected) = %d but len(msgs) = %d: want one sum and one flag per message",
@@ -38,11 +39,13 @@ func SumMany(sums [][Size]byte, detected []bool, msgs [][]byte) {
 }
 
 // ManyKernel reports the kernel SumMany uses, chosen at init for this CPU
-// as package sha1's SumMany chooses among the same kernels:
+// among package sha1's vector lane kernels, each with the check:
 // "avx512x16" (sixteen messages per ZMM register, with AVX-512 F, VL and
 // BW and AVX2), "avx2x8" (eight per YMM register, with AVX2) or "single"
-// (a loop of Sum, with the kernel Kernel reports). GODEBUG=cpu.avx512=off
-// selects "avx2x8", cpu.avx2=off "single".
+// (a loop of Sum, with the kernel Kernel reports). sha1's interleaved
+// streams (shanix3 on amd64; cex2 and neonx4 on arm64) have no checking
+// form: where sha1.SumMany runs them, this is "single".
+// GODEBUG=cpu.avx512=off selects "avx2x8", cpu.avx2=off "single".
 func ManyKernel() string { return activeMany.name }
 
 // A manyKernel is one implementation of SumMany's block function: with

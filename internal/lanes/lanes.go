@@ -18,6 +18,10 @@
 // a time by the caller's single-stream block function, from where the
 // lanes left them.
 //
+// Lanes in lockstep on one set of the L1 data cache (pieces of a
+// power-of-two size laid end to end) are taken apart: a call of a few
+// blocks holds some of them back (Crowd).
+//
 // The scheduler does not call the kernels: the caller drives it (Next,
 // then the kernel on State, then Done), so that each package calls its
 // assembly kernels directly, which keeps the scheduler's state on the
@@ -27,6 +31,7 @@ package lanes
 import (
 	"encoding/binary"
 	"slices"
+	"unsafe"
 )
 
 // BlockSize is the size of a SHA-1 block.
@@ -109,6 +114,9 @@ type Scheduler struct {
 	minLive    int
 	maxCall    int
 	n          int // the blocks of the current call
+	// hold is, for the current call, how many of its blocks each lane
+	// sits out at its end (stagger): lane l absorbs n-hold[l] of them.
+	hold [MaxLanes]int
 }
 
 // Start sets s to schedule msgs messages on lanes lanes (at most
@@ -144,6 +152,7 @@ func (s *Scheduler) Next(msgs [][]byte, pad *Pads, st *State) int {
 		s.busy++
 	}
 	if s.busy < s.minLive || s.busy == 0 {
+		s.n, s.hold = 0, [MaxLanes]int{}
 		return 0
 	}
 	// The call's length: the shortest lane's blocks left, or more, while
@@ -162,7 +171,90 @@ func (s *Scheduler) Next(msgs [][]byte, pad *Pads, st *State) int {
 		e++
 	}
 	s.n = min(s.left[e-1], s.maxCall)
+	// Lanes in lockstep on one L1 set: hold some back for a few blocks;
+	// the call is that long.
+	var shift int
+	s.hold, shift = s.stagger(msgs, pad)
+	if shift > 0 {
+		s.n = min(shift, s.maxCall)
+		for l := range s.hold {
+			s.hold[l] = min(s.hold[l], s.n)
+		}
+	}
 	return s.n
+}
+
+// Crowd is the most lanes whose next blocks may lie in one set of the L1
+// data cache (the same 64-byte line of 4 KiB, modulo 4 KiB) with
+// StaggerBlocks or more left; Next spreads more than that onto sets of
+// LanesPerSet. Messages of a power-of-two size laid end to end (a
+// torrent's pieces read into one buffer) put every lane on one set, and
+// keep them so block after block: on the reference machine's 12-way L1D
+// the 16-lane kernel ran about 40% slower with every lane on one set than
+// with four a set (docs/sha1-many.md, "Layout", has the measurements).
+const (
+	Crowd         = 8
+	LanesPerSet   = 4
+	StaggerBlocks = 64
+)
+
+// stagger returns, for a call in which more than Crowd live lanes with
+// StaggerBlocks or more to go would read one L1 set, how many blocks to
+// hold each lane back (hold) and the call's length (shift): the crowd's
+// lanes in turn absorb shift, shift-1, ..., 0 of its blocks, so that they
+// come apart onto up to shift+1 neighbouring sets, at most LanesPerSet on
+// each, and stay apart as they go. With no crowded set, shift is 0 and
+// hold all zeros.
+func (s *Scheduler) stagger(msgs [][]byte, pad *Pads) (hold [MaxLanes]int, shift int) {
+	if s.lanes <= Crowd {
+		return hold, 0
+	}
+	var sets [MaxLanes]int
+	crowd := 0 // lanes of a full crowd (bit l)
+	for l := 0; l < s.lanes; l++ {
+		sets[l] = -1
+		if s.live&(1<<l) != 0 && s.jobs[l].left >= StaggerBlocks {
+			sets[l] = int(uintptr(unsafe.Pointer(s.nextBlock(l, msgs, pad))) >> 6 & 63)
+		}
+	}
+	for l := 0; l < s.lanes; l++ {
+		if sets[l] < 0 || crowd&(1<<l) != 0 {
+			continue
+		}
+		var members [MaxLanes]int
+		k := 0
+		for m := l; m < s.lanes; m++ {
+			if sets[m] == sets[l] {
+				members[k] = m
+				k++
+			}
+		}
+		if k <= Crowd {
+			continue
+		}
+		groups := (k + LanesPerSet - 1) / LanesPerSet
+		for r, m := range members[:k] {
+			hold[m] = r % groups
+			crowd |= 1 << m
+		}
+		shift = max(shift, groups-1)
+	}
+	return hold, shift
+}
+
+// Held reports how many of the call's blocks Next holds lane l back
+// from, to take it off a crowded L1 set (Crowd).
+func (s *Scheduler) Held(l int) int { return s.hold[l] }
+
+// nextBlock is the address of lane l's next block: in its message's
+// whole blocks, or in its pad.
+func (s *Scheduler) nextBlock(l int, msgs [][]byte, pad *Pads) *byte {
+	j := &s.jobs[l]
+	padLeft := min(j.left, j.end/BlockSize)
+	if whole := j.left - padLeft; whole > 0 {
+		return &msgs[j.msg][(j.whole-whole)*BlockSize]
+	}
+	return &pad[l][j.end-padLeft*BlockSize]
 }
 
 // Lane returns lane l's pointers and counts for the call Next set up
@@ -174,12 +266,12 @@ func (s *Scheduler) Lane(l int, msgs [][]byte, pad *Pads) (p0, p1 *byte, c0, c1 
 	if s.live&(1<<l) == 0 {
 		return &pad[l][0], nil, 0, 0
 	}
-	padLeft := min(j.left, j.end/BlockSize)
-	if whole := j.left - padLeft; whole > 0 {
+	c1 = int32(min(j.left, s.n-s.hold[l])) // a lane held back absorbs fewer
+	if whole := j.left - min(j.left, j.end/BlockSize); whole > 0 {
 		// (A count past the call's blocks means no switch in it.)
-		return &msgs[j.msg][(j.whole-whole)*BlockSize], &pad[l][0], int32(min(whole, s.n)), int32(min(j.left, s.n))
+		return s.nextBlock(l, msgs, pad), &pad[l][0], int32(min(whole, s.n)), c1
 	}
-	return &pad[l][j.end-padLeft*BlockSize], nil, 0, int32(min(j.left, s.n))
+	return s.nextBlock(l, msgs, pad), nil, 0, c1
 }
 
 // Hint returns the addresses the kernel prefetches for lane i (State's
@@ -216,7 +308,7 @@ func (s *Scheduler) Absorbs(l int) int {
 	if s.live&(1<<l) == 0 {
 		return 0
 	}
-	return min(s.jobs[l].left, s.n)
+	return min(s.jobs[l].left, s.n-s.hold[l])
 }
 
 // Done accounts for the call of the kernel that Next set up and returns
@@ -228,7 +320,7 @@ func (s *Scheduler) Done() (ended uint32, all bool) {
 		if s.live&(1<<l) == 0 {
 			continue
 		}
-		if s.jobs[l].left -= min(s.jobs[l].left, s.n); s.jobs[l].left == 0 {
+		if s.jobs[l].left -= min(s.jobs[l].left, s.n-s.hold[l]); s.jobs[l].left == 0 {
 			ended |= 1 << l
 			s.live &^= 1 << l
 			s.busy--

@@ -1,6 +1,7 @@
 package lanes
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -21,6 +22,11 @@ func TestBlocks(t *testing.T) {
 			for j := range msgs[i] {
 				msgs[i][j] = byte(rng.Uint32())
 			}
+		}
+		if trial%4 == 0 {
+			// Pieces of 8 KiB end to end, some of them staggered.
+			lanes = MaxLanes
+			msgs = piecesOf(make([]byte, 40*8192), 8192, 8192)[:rng.IntN(40)]
 		}
 		seen := make([][][]byte, len(msgs)) // each message's blocks, as absorbed
 		var (
@@ -78,6 +84,63 @@ func TestBlocks(t *testing.T) {
 				if string(seen[i][b]) != string(m[b*BlockSize:(b+1)*BlockSize]) {
 					t.Fatalf("trial %d: message %d: block %d is not the message's", trial, i, b)
 				}
+			}
+		}
+	}
+}
+
+// piecesOf returns the pieces of buf of size bytes, stride bytes apart.
+func piecesOf(buf []byte, size, stride int) [][]byte {
+	var msgs [][]byte
+	for off := 0; off+size <= len(buf); off += stride {
+		msgs = append(msgs, buf[off:off+size])
+	}
+	return msgs
+}
+
+// TestStagger starts 16 lanes on 16 pieces of 8 KiB end to end (every
+// lane's blocks on one L1 set) and checks that Next holds them back onto
+// sets of at most LanesPerSet, by at most the call's blocks, each lane
+// then absorbing the call's blocks less its hold; and that it holds none
+// back for pieces 64 bytes apart, nor with 8 lanes.
+func TestStagger(t *testing.T) {
+	const size = 8192
+	buf := make([]byte, MaxLanes*(size+BlockSize))
+	for _, c := range []struct{ lanes, stride int }{{MaxLanes, size}, {MaxLanes, size + BlockSize}, {8, size}} {
+		msgs := piecesOf(buf, size, c.stride)[:c.lanes]
+		var (
+			s   Scheduler
+			st  State
+			pad Pads
+		)
+		s.Start(len(msgs), c.lanes, 1, 1<<24)
+		n := s.Next(msgs, &pad, &st)
+		perHold := map[int]int{}
+		var holds []int
+		for l := range c.lanes {
+			h := s.Held(l)
+			holds = append(holds, h)
+			perHold[h]++
+			if h < 0 || h > n {
+				t.Errorf("lane %d held %d of the call's %d blocks", l, h, n)
+			}
+			if _, _, _, c1 := s.Lane(l, msgs, &pad); int(c1) != n-h || s.Absorbs(l) != n-h {
+				t.Errorf("lane %d held %d of %d blocks absorbs %d (Absorbs %d)", l, h, n, c1, s.Absorbs(l))
+			}
+		}
+		msg := fmt.Sprintf("%d lanes, stride %d: call of %d blocks, holds %v", c.lanes, c.stride, n, holds)
+		if c.stride != size || c.lanes <= Crowd {
+			if len(perHold) != 1 || perHold[0] != c.lanes || n != size/BlockSize+1 {
+				t.Errorf("%s: want none held, and the messages in one call", msg)
+			}
+			continue
+		}
+		if n == 0 || len(perHold) != n+1 {
+			t.Errorf("%s: want the lanes spread over holds 0..n", msg)
+		}
+		for h, k := range perHold {
+			if k > LanesPerSet {
+				t.Errorf("%s: %d lanes held %d blocks, more than %d a set", msg, k, h, LanesPerSet)
 			}
 		}
 	}

@@ -77,12 +77,18 @@ var (
 	sha1ManyRule = []option{
 		{"avx512x16", "avx512 avx avx2"},
 		{"avx2x8", "avx avx2"},
+		{"shanix3", "sha_ni sse2 sse4_1 ssse3"},
 		{"single", ""},
 	}
 	sha1dcRule = append([]option{{"shani512", "sha_ni sse2 sse4_1 ssse3 avx512 avx avx2"}}, sha1Rule...)
-	// sha1dc's SumMany has sha1's lane kernels, with the check.
-	sha1dcManyRule = sha1ManyRule
-	ghashRule      = []option{
+	// sha1dc's SumMany has sha1's vector lane kernels, with the check,
+	// and no interleaved SHA-NI streams.
+	sha1dcManyRule = []option{
+		{"avx512x16", "avx512 avx avx2"},
+		{"avx2x8", "avx avx2"},
+		{"single", ""},
+	}
+	ghashRule = []option{
 		{"vpclmul512", "avx512 avx512vpclmulqdq vpclmulqdq avx2 avx pclmulqdq sse2"},
 		{"vpclmul256", "vpclmulqdq avx2 avx pclmulqdq sse2"},
 		{"pclmul", "avx pclmulqdq sse2"},
@@ -150,6 +156,7 @@ var families = []family{
 			"cpu.sha=off",
 			"cpu.avx512=off",
 			"cpu.sha=off,cpu.avx2=off",
+			"cpu.avx2=off", // on a CPU with SHA-NI: the interleaved SHA-NI streams
 			"cpu.sha=off,cpu.avx=off",
 			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off",
 		},

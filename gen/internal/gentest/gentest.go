@@ -194,6 +194,28 @@ func testUnderQemu(t *testing.T, dir, goarch, qemu, cpu string) {
 	t.Logf("%s under %s -cpu %s (%.1fs): %s", goarch, qemu, cpu, time.Since(start).Seconds(), strings.TrimSpace(string(out)))
 }
 
+// Run386 vets the scratch package dir for GOARCH=386, so that asmdecl
+// checks its assembly's frames against 386's layout, and runs its tests
+// under qemu-i386 -cpu cpu, on one thread and without asynchronous
+// preemption, without which qemu-i386 7.2 crashes Go binaries at random
+// (scripts/ci/qemu-test.sh runs 386 binaries so too). Without qemu-i386
+// the test is skipped, or fails under CI, where make deps installs it.
+func Run386(t *testing.T, dir, cpu string) {
+	t.Helper()
+	if _, err := exec.LookPath("qemu-i386"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("qemu-i386 not found, and CI must run the 386 kernels (make deps installs qemu-user)")
+		}
+		t.Skip("qemu-i386 not found: the 386 kernels run under qemu user-mode emulation (make deps installs qemu-user)")
+	}
+	goBin, _ := GoTool(t)
+	env := []string{"GOOS=linux", "GOARCH=386", "CGO_ENABLED=0"}
+	Run(t, dir, env, goBin, "vet", ".")
+	start := time.Now()
+	out := Run(t, dir, append(env, "QEMU_CPU="+cpu, "GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1"), goBin, "test", "-count=1", "-exec", "qemu-i386", ".")
+	t.Logf("386 under qemu-i386 -cpu %s (%.1fs, vetted): %s", cpu, time.Since(start).Seconds(), strings.TrimSpace(string(out)))
+}
+
 // WriteFile writes s to path, failing the test if it cannot.
 func WriteFile(t *testing.T, path, s string) {
 	t.Helper()

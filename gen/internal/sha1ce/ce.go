@@ -173,6 +173,11 @@ type machine interface {
 	hashE(d, abcd vec)                        // SHA1H: d = rol30(word 0 of abcd)
 	scheduleStart(d, n, m vec)                // SHA1SU0
 	scheduleEnd(d, n vec)                     // SHA1SU1
+	// retire, before a block's result (a..d in abcd, and e) is added to
+	// stream s's saved state, makes it zero if the stream's count of
+	// blocks has run out, so that the state stays as it was (the Lanes
+	// form, lanes.go; the other forms absorb every block).
+	retire(s int, abcd, e vec)
 }
 
 // params are the description's knobs, and its number of streams.
@@ -237,6 +242,7 @@ func (p params) finish(m machine, r roles) {
 	m.comment("e += saved e; a..d += saved a..d, into both sa and sb.")
 	for s := range p.streams {
 		v := func(x vec) vec { return p.at(s, x) }
+		m.retire(s, v(r.x), v(r.eReg(groups)))
 		m.add(v(hE), v(hE), v(r.eReg(groups)))
 		m.add(v(r.y), v(r.x), v(hABCD))
 		m.add(v(r.x), v(r.x), v(hABCD))

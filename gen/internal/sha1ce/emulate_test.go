@@ -268,3 +268,5 @@ type wrongFunc struct{ *emulator }
 func (w *wrongFunc) rounds(fn sha1sched.Func, x, e, wk vec) {
 	w.emulator.rounds([...]sha1sched.Func{sha1sched.FParity, sha1sched.FCh, sha1sched.FParity}[fn], x, e, wk)
 }
+
+func (m *emulator) retire(int, vec, vec) {}

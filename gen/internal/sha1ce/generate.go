@@ -46,6 +46,10 @@ type Options struct {
 	// Checked asks for package sha1dc's checking kernel instead
 	// (check.go): one stream on arm64, the function CheckedName.
 	Checked bool
+	// Lanes makes the streams the lanes of a multi-lane kernel of
+	// sha1.SumMany, manyCE<Streams>, of the Lanes form (lanes.go): arm64
+	// only, 2 streams.
+	Lanes bool
 }
 
 // knobs returns o's knobs, in the order of the schedule line.
@@ -61,7 +65,10 @@ func (o Options) check() error {
 	if o.Streams < 1 || o.Streams > sha1sched.MaxStreams {
 		return fmt.Errorf("%d streams: want 1 to %d", o.Streams, sha1sched.MaxStreams)
 	}
-	if need := registers(int(o.ahead), o.Streams); need > vregs[o.arch] {
+	if o.Lanes && (o.arch != sha1arm.ARM64 || o.Streams < 2) {
+		return fmt.Errorf("a Lanes kernel is for arm64, with 2 streams or more")
+	}
+	if need := registers(int(o.ahead), o.Streams) + o.laneTemps(); need > vregs[o.arch] {
 		return fmt.Errorf("-ahead %d needs %d vector registers%s; -arch %s has %d", o.ahead, need, o.streamsText(), o.arch, vregs[o.arch])
 	}
 	return nil
@@ -77,6 +84,9 @@ func (o Options) streamsText() string {
 
 // contract is the kernel's: the Blocks form for one stream, else Streams.
 func (o Options) contract() sha1sched.Contract {
+	if o.Lanes {
+		return sha1sched.Contract{Form: sha1sched.Lanes}
+	}
 	if o.Streams > 1 {
 		return sha1sched.Contract{Form: sha1sched.Streams}
 	}
@@ -115,8 +125,11 @@ func Generate(o Options) (*armemit.File, string, error) {
 	case sha1arm.ARM64:
 		f := must(arm64.NewFile(constraint))
 		k := sha1arm.KTable(f.File, "sha1CEConstants") // DATA before TEXT
-		af := must(f.Func("blockCE", o.contract().Signature()))
+		af := must(f.Func(o.name(), o.contract().Signature()))
 		file, fn, m = f.File, af.Func, &a64{f: af, k: k, streams: o.Streams}
+		if o.Lanes {
+			m = &a64Lanes{a64: a64{f: af, k: k, streams: o.Streams}, temp: registers(int(o.ahead), o.Streams)}
+		}
 	case sha1arm.ARM:
 		f := must(arm32.NewFile(constraint))
 		k := sha1arm.KTable(f.File, "sha1CEConstants")
@@ -125,9 +138,15 @@ func Generate(o Options) (*armemit.File, string, error) {
 	default:
 		return nil, "", fmt.Errorf("no architecture %d", int(o.arch))
 	}
-	fn.Comment("blockCE absorbs len(p)/64 whole blocks of p into h with the SHA-1",
-		"instructions, four rounds each (see gen/sha1_ce).",
-		"Schedule: "+knob.Format(o.knobs()...)+".")
+	if o.Lanes {
+		fn.Comment(fmt.Sprintf("%s absorbs n blocks of each of %d lanes into h: %d streams of the SHA-1", o.name(), o.Streams, o.Streams),
+			"instructions, interleaved group by group (gen/internal/sha1ce, lanes.go).",
+			"Schedule: "+knob.Format(o.knobs()...)+".")
+	} else {
+		fn.Comment("blockCE absorbs len(p)/64 whole blocks of p into h with the SHA-1",
+			"instructions, four rounds each (see gen/sha1_ce).",
+			"Schedule: "+knob.Format(o.knobs()...)+".")
+	}
 	params{ahead: int(o.ahead), copied: o.copied, streams: o.Streams}.kernel(m)
 	if o.schedule {
 		fn.ScheduleFor(sha1arm.CortexA53) // the A55 is alike but faster; the out-of-order A57 depends little on the order

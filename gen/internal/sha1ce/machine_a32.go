@@ -97,3 +97,5 @@ func (m *a32) hashE(d, x vec) { m.f.SHA1H(q32(x), q32(d)) }
 func (m *a32) scheduleStart(d, n, mm vec) { m.f.SHA1SU0(q32(mm), q32(n), q32(d)) }
 
 func (m *a32) scheduleEnd(d, n vec) { m.f.SHA1SU1(q32(n), q32(d)) }
+
+func (m *a32) retire(int, vec, vec) {}

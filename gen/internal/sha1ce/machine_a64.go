@@ -131,3 +131,5 @@ func (m *a64) scheduleStart(d, n, mm vec) {
 }
 
 func (m *a64) scheduleEnd(d, n vec) { m.f.SHA1SU1(v64(n).S4(), v64(d).S4()) }
+
+func (m *a64) retire(int, vec, vec) {}

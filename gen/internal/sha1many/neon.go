@@ -15,6 +15,7 @@ import (
 type neon struct {
 	f       *Func
 	ring    Reg
+	ringOff int // the offset of slot 0 from ring
 	k       [4]VReg
 	scratch VReg
 }
@@ -27,7 +28,7 @@ func (n *neon) Ternary() bool                 { return false }
 // slot loaded into it.
 func (n *neon) src(s source) VReg {
 	if x, ok := s.(slot); ok {
-		n.f.LDRQ(n.ring.At(16*int(x)), n.scratch)
+		n.f.LDRQ(n.ring.At(n.ringOff+16*int(x)), n.scratch)
 		return n.scratch
 	}
 	return vr(s.(vreg))
@@ -38,14 +39,14 @@ func vr(r vreg) VReg { return V(int(r)) }
 func (n *neon) Move(dst vreg, s source) {
 	switch x := s.(type) {
 	case slot:
-		n.f.LDRQ(n.ring.At(16*int(x)), vr(dst))
+		n.f.LDRQ(n.ring.At(n.ringOff+16*int(x)), vr(dst))
 	case vreg:
 		if x != dst {
 			n.f.VMOV(vr(x).B16(), vr(dst).B16())
 		}
 	}
 }
-func (n *neon) Store(s slot, r vreg)         { n.f.STRQ(vr(r), n.ring.At(16*int(s))) }
+func (n *neon) Store(s slot, r vreg)         { n.f.STRQ(vr(r), n.ring.At(n.ringOff+16*int(s))) }
 func (n *neon) Add(dst, a vreg, b source)    { n.f.VADD(n.src(b).S4(), vr(a).S4(), vr(dst).S4()) }
 func (n *neon) AddK(dst, a vreg, i int)      { n.f.VADD(n.k[i].S4(), vr(a).S4(), vr(dst).S4()) }
 func (n *neon) Xor(dst, a vreg, b source)    { n.f.VEOR(n.src(b).B16(), vr(a).B16(), vr(dst).B16()) }

@@ -109,6 +109,11 @@ type machine interface {
 	msg1(dst, src vec)         // SHA1MSG1
 	msg2(dst, src vec)         // SHA1MSG2
 	rnds4(dst, src vec, f int) // SHA1RNDS4 with the function and constant of rounds 20f..20f+19
+	// retire, before a block's result is added to stream s's saved state,
+	// makes the result zero if the stream's count of blocks has run out,
+	// so that its state stays as it was (the Lanes form, lanes.go; the
+	// other forms absorb every block).
+	retire(s int)
 }
 
 // block describes the 80 rounds of one block of each of streams streams,
@@ -131,6 +136,7 @@ func block(m machine, streams int) {
 	}
 	m.comment("E = rol30(A of rounds 76-79's start) + saved E; A..D += saved A..D.")
 	for s := range streams {
+		m.retire(s)
 		m.nexte(of(s, eReg(groups)), of(s, eSaved))
 		m.add32(of(s, abcd), of(s, abcdSaved))
 	}
@@ -234,6 +240,7 @@ func (a *emitter) xor(dst, src vec)   { a.ctx.PXOR(a.reg(src), a.reg(dst)) }
 func (a *emitter) nexte(dst, src vec) { a.ctx.SHA1NEXTE(a.reg(src), a.reg(dst)) }
 func (a *emitter) msg1(dst, src vec)  { a.ctx.SHA1MSG1(a.reg(src), a.reg(dst)) }
 func (a *emitter) msg2(dst, src vec)  { a.ctx.SHA1MSG2(a.reg(src), a.reg(dst)) }
+func (a *emitter) retire(int)         {}
 func (a *emitter) rnds4(dst, src vec, f int) {
 	a.ctx.SHA1RNDS4(U8(f), a.reg(src), a.reg(dst))
 }

@@ -8,6 +8,7 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
+	"github.com/simdhash/simdhash/gen/internal/frame32"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 	"github.com/simdhash/simdhash/gen/internal/ubcvec"
 )
@@ -29,7 +30,7 @@ type backend struct {
 	tmp        reg.GPPhysical     // scalar temporary
 	scratch    reg.GPPhysical     // tmp as a 64-bit register
 	hp         reg.GPPhysical     // *[5]uint32 state; only before h[0] (the same register) is set
-	h          [5]reg.GPPhysical  // the state, while the loop runs
+	h          [5]Op              // the state, while the loop runs: registers, or (386) h itself
 	endMem     Mem                // end, on the stack
 	ptr        reg.GPPhysical     // this block; the next one from round 80-Lookahead on
 	end        reg.GPPhysical     // one past the last whole block, until stored in endMem (h[1] is the same register)
@@ -39,6 +40,13 @@ type backend struct {
 	trace      [2]Mem             // with c.Trace: W and the states, on the stack until Finish copies them out
 	spills     Mem                // the spill slots, with fewer than 10 registers for the description
 	ret        Mem                // with c.Result: the blocks absorbed, counted in the result slot
+	regs       vars               // the registers of round 0 (vars)
+	frame      *frame32.Frame     // the argument frame of a 386 kernel (x386.go), laid out for 386; nil on amd64
+	// free is, of carry and spare, the register that no round needs at
+	// this point of the emission: the rounds note it as they are emitted
+	// (freed), and a 386 kernel, which has no register to spare, borrows
+	// it for the block pointer and as the rounds' temporary.
+	free reg.GPPhysical
 
 	lanes int        // blocks per vector register: 1, or 2 for the pair kernel
 	pair  *pairPlan  // the pair kernel's buffers and pointers, else nil
@@ -56,7 +64,8 @@ func newBackend(ctx *build.Context, k Kernel, p Params) *backend {
 		bswap: reg.X10,
 		tmp:   reg.R13L, scratch: reg.R13,
 		hp: reg.R9, ptr: reg.R10, end: reg.R11,
-		h:     [5]reg.GPPhysical{reg.R9L, reg.R11L, reg.R12L, reg.R14L, reg.R15L},
+		h:     [5]Op{reg.R9L, reg.R11L, reg.R12L, reg.R14L, reg.R15L},
+		regs:  vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L},
 		lanes: 1,
 	}
 	e.constants()
@@ -144,18 +153,24 @@ func (e *backend) Finish() {
 		c.MOVL(r, Mem{Base: e.ptr, Disp: 4 * i})
 	}
 	if e.c.Trace != nil {
-		c.Comment("The trace of the last block.")
-		for i, p := range []string{"w", "s"} {
-			c.Load(c.Param(p), e.ptr)
-			for off := 0; off < []int{4 * 80, 20 * len(e.c.Trace)}[i]; off += 4 {
-				c.MOVL(e.trace[i].Offset(off), e.tmp)
-				c.MOVL(e.tmp, Mem{Base: e.ptr, Disp: off})
-			}
-		}
+		e.copyTrace(func(p string) { c.Load(c.Param(p), e.ptr) }, e.ptr, e.tmp)
 	}
 	c.Label("done")
 	c.RET()
 	e.flaggedExit()
+}
+
+// copyTrace copies the trace from the stack to the caller's w and s, each
+// pointed at by ptr once load has loaded it, through tmp.
+func (e *backend) copyTrace(load func(param string), ptr, tmp reg.GPPhysical) {
+	e.ctx.Comment("The trace of the last block.")
+	for i, p := range []string{"w", "s"} {
+		load(p)
+		for off := 0; off < []int{4 * 80, 20 * len(e.c.Trace)}[i]; off += 4 {
+			e.ctx.MOVL(e.trace[i].Offset(off), tmp)
+			e.ctx.MOVL(tmp, Mem{Base: ptr, Disp: off})
+		}
+	}
 }
 
 // count adds the block just absorbed to the result, if the kernel returns
@@ -190,11 +205,15 @@ func (e *backend) begin(name string, attrs attr.Attribute, how string, k sha1sch
 	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, "+how+".", sched)
 	c.Comment(sched)
 	if k.Result == sha1sched.Absorbed || k.Result == sha1sched.Checked {
-		ret, err := c.ReturnIndex(0).Resolve()
-		if err != nil {
-			panic("sha1x86: " + err.Error())
+		if e.frame != nil {
+			e.ret = e.arg("ret")
+		} else {
+			ret, err := c.ReturnIndex(0).Resolve()
+			if err != nil {
+				panic("sha1x86: " + err.Error())
+			}
+			e.ret = ret.Addr
 		}
-		e.ret = ret.Addr
 		c.MOVL(U32(0), e.ret)
 	}
 	if k.Result == sha1sched.Checked {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
-	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
@@ -17,12 +16,12 @@ import (
 func generated(t *testing.T, k Kernel, p Params) string {
 	t.Helper()
 	ctx := build.NewContext()
-	ctx.ConstraintExpr("amd64")
+	ctx.ConstraintExpr(string(k.Target()))
 	if err := k.Generate(ctx, p, "", sha1sched.Contract{}); err != nil {
 		t.Fatalf("%s %s: %v", k.Name, k.Schedule(p), err)
 	}
 	out := filepath.Join(t.TempDir(), "k.s")
-	if err := avogen.Write(ctx, out, "sha1", []string{"test"}); err != nil {
+	if err := k.Target().Write(ctx, out, "sha1", []string{"test"}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(out)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mmcloughlin/avo/build"
+	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
@@ -18,8 +19,9 @@ type Params struct {
 	Rounds Rounds // avx2 only
 	// Registers, if not 0, is the number of XMM registers the one-block
 	// kernels may use for the description (Backend.Registers), besides the
-	// byte-swap indexes: from 7 it spills, as a 386 backend would with
-	// its 8 XMM registers. It is not a knob; the tests set it.
+	// byte-swap indexes: from 7 it spills, as the 386 kernels, with their
+	// 8 XMM registers, always do. It is not a knob; the tests set it on
+	// amd64, and the 386 kernels refuse it.
 	Registers int
 }
 
@@ -91,18 +93,43 @@ type Kernel struct {
 	isa  func(*build.Context) ISA
 	// pair: two blocks per vector pass (GeneratePair), not one (sha1sched.Generate).
 	pair bool
+	// target is the GOARCH the kernel is generated for (For).
+	target avogen.Target
 }
 
 // The kernels.
 var (
 	// SSSE3 has SSE2 and SSSE3 (PSHUFB, PALIGNR) in two-operand encodings.
-	SSSE3 = Kernel{Name: "ssse3", isa: newSSE}
+	SSSE3 = Kernel{Name: "ssse3", isa: newSSE, target: avogen.AMD64}
 	// AVX has the same operations in three-operand VEX encodings.
-	AVX = Kernel{Name: "avx", isa: newAVX}
+	AVX = Kernel{Name: "avx", isa: newAVX, target: avogen.AMD64}
 	// AVX2 runs the schedule on YMM registers for two blocks at once, with
 	// BMI1 and BMI2 rounds (avx2.go).
-	AVX2 = Kernel{Name: "avx2", isa: newAVX2, pair: true}
+	AVX2 = Kernel{Name: "avx2", isa: newAVX2, pair: true, target: avogen.AMD64}
 )
+
+// Targets lists the GOARCHes kernel k is generated for: amd64 and, for
+// the one-block kernels, 386 (x386.go).
+func (k Kernel) Targets() []avogen.Target {
+	if k.pair {
+		return []avogen.Target{avogen.AMD64}
+	}
+	return []avogen.Target{avogen.AMD64, avogen.I386}
+}
+
+// For returns kernel k as generated for target t, one of k.Targets.
+func (k Kernel) For(t avogen.Target) (Kernel, error) {
+	for _, u := range k.Targets() {
+		if u == t {
+			k.target = t
+			return k, nil
+		}
+	}
+	return Kernel{}, fmt.Errorf("%s: no kernel for %s (only %v)", k.Name, t, k.Targets())
+}
+
+// Target is the GOARCH kernel k is generated for.
+func (k Kernel) Target() avogen.Target { return k.target }
 
 // Kernels lists every kernel, for the sweep.
 var Kernels = []Kernel{SSSE3, AVX, AVX2}
@@ -140,6 +167,9 @@ func (k Kernel) Knobs(p *Params) []knob.Knob {
 
 // Validate reports choices kernel k cannot generate.
 func (k Kernel) Validate(p Params) error {
+	if k.target == avogen.I386 && p.Registers != 0 {
+		return fmt.Errorf("%s for 386: the description has 7 XMM registers there, not a choice of %d", k.Name, p.Registers)
+	}
 	if k.pair {
 		return knob.Check(k.Knobs(&p)...)
 	}
@@ -175,6 +205,13 @@ func (k Kernel) Generate(ctx *build.Context, p Params, name string, c sha1sched.
 			return fmt.Errorf("%s: the pair kernel keeps no trace and returns nothing but a Checked contract's result", k.Name)
 		}
 		return generatePair(ctx, k, p, name, c)
+	}
+	if k.target == avogen.I386 {
+		b, err := new386(ctx, k, p, c)
+		if err != nil {
+			return err
+		}
+		return sha1sched.Generate(b, p.Schedule, name, c)
 	}
 	return sha1sched.Generate(newBackend(ctx, k, p), p.Schedule, name, c)
 }

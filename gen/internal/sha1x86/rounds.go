@@ -33,7 +33,7 @@ func (v vars) next() vars {
 // after the last round). Every block starts from the same names, as 80 is
 // a multiple of both the five names and the carry/spare pair.
 func (e *backend) vars(t int) vars {
-	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L}
+	v := e.regs
 	for ; t > 0; t-- {
 		v = v.next()
 	}
@@ -77,7 +77,8 @@ func (e *backend) Round(r sha1sched.Round) []step { return e.roundSteps(r, e.var
 // with both.
 func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 	c, t := e.ctx, r.T
-	steps := []step{func() { c.ADDL(e.mem(r.WK.Record()), v.e) }}
+	steps := []step{func() { c.ADDL(e.mem(r.WK.Record()), v.e); e.freed(v.spare) }}
+	e.borrow(v.spare) // spare receives a's copy only after f and rol30(b)
 	steps = append(steps, e.fSteps(r, v)...)
 	// rol30(b): from b itself in round 0, else from rol5(b).
 	if v.bRotated {
@@ -87,9 +88,10 @@ func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 	}
 	steps = append(steps,
 		// f first: its inputs are older than a, so e += rol5(a) ends the round.
-		func() { c.ADDL(v.carry, v.e) },
+		func() { c.ADDL(v.carry, v.e); e.freed(v.carry) },
 		func() { c.MOVL(v.a, v.spare) }, // the next round's plain b
 	)
+	e.borrow(v.carry) // its f is in e now
 	steps = append(steps, e.rotl(v.a, 5)...)
 	steps = append(steps, func() { c.ADDL(v.a, v.e) })
 	// Fold the next round's d (our c) or c (our rotated b) into its b.
@@ -109,6 +111,21 @@ func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 func (e *backend) fSteps(r sha1sched.Round, v vars) []step {
 	pre := [...]sha1sched.ExprOp{carryB: sha1sched.InB, carryBxD: sha1sched.InD, carryBxC: sha1sched.InC}[carryFor(r.T, r.Maj)]
 	return e.accumulate(r.Form(), v.carry, v.c, v.d, pre, v.e, false)
+}
+
+// freed notes that r holds nothing that a round needs from this point of
+// the emission on: spare from the start of a round to the copy of a into
+// it, carry from the addition of its f into e to the end of the round
+// (where it becomes the next round's spare).
+func (e *backend) freed(r reg.GPPhysical) { e.free = r }
+
+// borrow makes r, which holds nothing at the steps made next, the rounds'
+// temporary on 386, whose kernels have no register to spare for one; on
+// amd64 the temporary is a register of its own.
+func (e *backend) borrow(r reg.GPPhysical) {
+	if e.frame != nil {
+		e.tmp = r
+	}
 }
 
 // rotl rotates r left by n bits in place, as Params.Rotate says.

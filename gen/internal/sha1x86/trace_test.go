@@ -20,7 +20,7 @@ func TestTrace(t *testing.T) {
 	gentest.NativeAMD64(t)
 	c := sha1sched.Contract{Trace: []int{58, 65}, Result: sha1sched.Absorbed}
 	vs := oneBlockVariants(t, func(v *scratchVariant, _ int) { v.c = c })
-	dir := scratchKernels(t, "TestTrace", vs, map[string]string{"trace_test.go": strings.ReplaceAll(traceTest, "SIG", strings.TrimPrefix(c.Signature(), "func"))})
+	dir := scratchKernels(t, "TestTrace", vs, traceTests("amd64", c))
 	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
 	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
 }
@@ -51,8 +51,14 @@ func oneBlockVariants(t *testing.T, set func(v *scratchVariant, i int)) []scratc
 	return vs
 }
 
+// traceTests returns the test file of a scratch package of trace kernels
+// of contract c, for GOARCH goarch.
+func traceTests(goarch string, c sha1sched.Contract) map[string]string {
+	return map[string]string{"trace_test.go": strings.NewReplacer("GOARCH", goarch, "SIG", strings.TrimPrefix(c.Signature(), "func")).Replace(traceTest)}
+}
+
 // traceTest is the scratch package's test of the trace kernels.
-const traceTest = `//go:build amd64
+const traceTest = `//go:build GOARCH
 
 package sweep
 
