@@ -67,9 +67,11 @@ func firstAvailable() *kernel {
 // CPU, with the same names and the same conditions as package sha1's
 // kernels (sha1.Kernel): "shani", "avx2", "avx" or "ssse3" on amd64, "ce"
 // or "neon" on arm64, or "generic" (portable Go, as on every other
-// GOARCH and with the purego tag). GODEBUG turns kernels off as it does
-// for sha1: cpu.sha=off, cpu.avx2=off, cpu.avx=off on amd64, cpu.sha1=off
-// on arm64.
+// GOARCH and with the purego tag); before them on amd64 "shani512", the
+// SHA-NI kernel with the check in AVX-512 registers (with AVX-512 F, VL
+// and BW and AVX2). GODEBUG turns kernels off as it does for sha1:
+// cpu.avx512=off (shani), cpu.sha=off, cpu.avx2=off, cpu.avx=off on
+// amd64, cpu.sha1=off on arm64.
 func Kernel() string { return active.name }
 
 // block absorbs the whole blocks of p into h with the active kernel and

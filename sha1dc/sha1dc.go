@@ -40,15 +40,17 @@
 // # Timing
 //
 // The time a block takes depends on its content, as in git's
-// sha1collisiondetection and in sha1cd: the check stops as soon as no DV
-// survives (after a number of conditions that depends on W), and a block
-// with surviving DVs is recompressed. So sha1dc is for data that is not
+// sha1collisiondetection and in sha1cd: a block with surviving DVs is
+// recompressed, and the portable check stops as soon as no DV survives
+// (after a number of conditions that depends on W; the assembly kernels
+// evaluate every condition, branch-free). So sha1dc is for data that is not
 // secret, such as git objects and downloaded files; hash secrets (HMAC
 // keys, passwords) with package sha1, whose kernels do not branch on the
 // data.
 //
-// [Kernel] names the block function in use; for now it is the portable
-// Go code everywhere.
+// [Kernel] names the block function in use: on amd64 and arm64 package
+// sha1's SIMD kernels with the check among their rounds, elsewhere
+// portable Go.
 package sha1dc
 
 import (
