@@ -102,7 +102,8 @@ func TestSumManyLengths(t *testing.T) {
 // most calls record flagged blocks, whose recompression finds no
 // collision), and the collision files, whole, as prefixes and with data
 // appended (whose lanes collide and are hashed again on their own); with
-// every lane count the scheduler gives a call, from batches of 1 to 60.
+// every lane count the scheduler gives a call, from batches of 1 to 60;
+// and on pieces of 8 KiB end to end, which the scheduler staggers.
 func TestSumManyKernels(t *testing.T) {
 	rng := newRand(t)
 	files := [][]byte{collisionFile(t, "sha-mbles-1.bin"), collisionFile(t, "shattered-2.pdf")[:4096]}
@@ -128,6 +129,19 @@ func TestSumManyKernels(t *testing.T) {
 						msgs[i] = append(m, randomBytes(rng, rng.IntN(BlockSize))...)
 					default:
 						msgs[i] = randomBytes(rng, rng.IntN(5000))
+					}
+				}
+				if trial%5 == 4 {
+					// Pieces of 8 KiB end to end, whose lanes the scheduler
+					// staggers (internal/lanes' TestStagger), with blocks
+					// that reach a DV, so that held lanes record blocks.
+					buf := randomBytes(rng, 20*8192)
+					for b := 0; b < len(buf); b += BlockSize * (1 + rng.IntN(8)) {
+						copy(buf[b:], reachBlock(t, rng.IntN(len(ubcReachBlocks)), rng.IntN(len(ubcReachBlocks[0]))))
+					}
+					msgs = msgs[:0]
+					for off := 0; off < len(buf); off += 8192 {
+						msgs = append(msgs, buf[off:off+8192])
 					}
 				}
 				sums := make([][Size]byte, len(msgs))
