@@ -113,15 +113,15 @@ func manyClassOf(has func(manyID) bool) manyClass {
 func manyBlocks(k *manyKernel, s *manyLanes, n int) {
 	switch k.id {
 	case manyAVX2x8:
-		manyAVX2(&s.h, &s.p, &s.c, n)
+		manyAVX2(&s.H, &s.P, &s.C, n)
 	case manyAVX512x16:
-		manyAVX512(&s.h, &s.p, &s.c, n)
+		manyAVX512(&s.H, &s.P, &s.C, n)
 	case manySHANIx2:
-		manySHANI2(&s.h, &s.p, &s.c, n)
+		manySHANI2(&s.H, &s.P, &s.C, n)
 	case manySHANIx3:
-		manySHANI3(&s.h, &s.p, &s.c, n)
+		manySHANI3(&s.H, &s.P, &s.C, n)
 	case manySHANIx4:
-		manySHANI4(&s.h, &s.p, &s.c, n)
+		manySHANI4(&s.H, &s.P, &s.C, n)
 	default:
 		manyPortableOr(k, s, n)
 	}

@@ -74,9 +74,9 @@ func manyClassOf(has func(manyID) bool) manyClass {
 func manyBlocks(k *manyKernel, s *manyLanes, n int) {
 	switch k.id {
 	case manyNEONx4:
-		manyNEON(&s.h, &s.p, &s.c, n)
+		manyNEON(&s.H, &s.P, &s.C, n)
 	case manyCEx2:
-		manyCE2(&s.h, &s.p, &s.c, n)
+		manyCE2(&s.H, &s.P, &s.C, n)
 	default:
 		manyPortableOr(k, s, n)
 	}

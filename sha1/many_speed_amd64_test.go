@@ -90,8 +90,8 @@ func TestManySpeed(t *testing.T) {
 	kbuf := randomBytes(newRand(t), maxLanes*kblocks*BlockSize)
 	var ks manyLanes
 	kstart := func() *manyLanes { // the kernels advance p[0] and c
-		for l := range ks.p[0] {
-			ks.p[0][l], ks.c[0][l], ks.c[1][l] = &kbuf[l*kblocks*BlockSize], 0, kblocks
+		for l := range ks.P[0] {
+			ks.P[0][l], ks.C[0][l], ks.C[1][l] = &kbuf[l*kblocks*BlockSize], 0, kblocks
 		}
 		return &ks
 	}

@@ -1,12 +1,12 @@
 package sha1
 
 import (
-	"encoding/binary"
 	"fmt"
-	"slices"
+	"math/bits"
 	"unsafe"
 
 	"github.com/simdhash/simdhash/internal/cpuid"
+	"github.com/simdhash/simdhash/internal/lanes"
 )
 
 // SumMany sets sums[i] to Sum(msgs[i]) for every i.
@@ -29,13 +29,14 @@ import (
 //
 // # Scheduling
 //
-// SumMany works like the job manager of Intel's multi-buffer libraries
+// SumMany (the scheduler of internal/lanes, which package sha1dc shares)
+// works like the job manager of Intel's multi-buffer libraries
 // (isa-l_crypto's sha1_mb): each free lane takes the next message, and a
 // call of the kernel runs until a lane's message is done. Within a call a
 // lane moves from its message's whole blocks on to its last one or two,
 // padded in a buffer of the lane's own. Two things keep the calls few,
 // since each costs about two blocks' time beyond its blocks (measured:
-// manyCallBlocks): the messages are taken 256 at a time (manyWindow) and
+// manyCallBlocks): the messages are taken 256 at a time (lanes.Window) and
 // started longest first, so that the lanes' messages end close together;
 // and a call runs past the first message's end, letting the lanes that
 // are done idle, for as long as the idle lane-blocks cost less than the
@@ -52,6 +53,11 @@ import (
 // (manyMinLive): 4 of 8 with SHA-NI, 3 of 8 with the AVX2 single-stream
 // kernel; for the 16-lane kernel, whose throughput is llvm-mca's estimate
 // rather than a measurement, 3 of 16 with SHA-NI and 2 with AVX2.
+//
+// Messages of a power-of-two size laid end to end would put more than
+// eight of the sixteen lanes on one set of the L1 data cache, block
+// after block; a call of a few blocks then holds some lanes back, so that
+// at most four share a set.
 func SumMany(sums [][Size]byte, msgs [][]byte) {
 	if len(sums) != len(msgs) {
 		panic(fmt.Sprintf("sha1: SumMany: len(sums) = %d but len(msgs) = %d: want one sum per message", len(sums), len(msgs)))
@@ -137,7 +143,7 @@ const (
 type manyClass int
 
 // maxLanes is the most lanes a kernel has.
-const maxLanes = 16
+const maxLanes = lanes.MaxLanes
 
 // manyKernels lists SumMany's implementations, preferred first. The last
 // entries are always available: the portable model kernels (for tests of
@@ -177,46 +183,25 @@ func manyByID(id manyID) *manyKernel {
 	return nil
 }
 
-// manyLanes is the state a multi-lane kernel works on: h[i][l] is word i
-// of lane l's intermediate hash; lane l absorbs c[1][l] blocks, c[0][l] of
-// them at p[0][l], then those at p[1][l] (c[0][l] <= 0: all at p[0][l]).
-// The kernels advance p[0] and c as they go: the scheduler sets them
-// before every call. p[2] and p[3] are addresses the kernels prefetch.
-type manyLanes struct {
-	h [5][maxLanes]uint32
-	p [4][maxLanes]*byte
-	c [2][maxLanes]int32
-}
+// manyLanes is the state a multi-lane kernel works on (lanes.State):
+// h[i][l] is word i of lane l's intermediate hash; lane l absorbs
+// c[1][l] blocks, c[0][l] of them at p[0][l], then those at p[1][l]. The
+// scheduler of internal/lanes, which package sha1dc shares, sets it
+// before every call.
+type manyLanes = lanes.State
 
-// A laneJob is the message a lane is hashing: its whole blocks, then its
-// tail, padded, in the lane's pad buffer.
-type laneJob struct {
-	msg   int // its index in msgs
-	whole int // the message's whole blocks
-	end   int // the pad's length: one or two blocks
-	left  int // the blocks, whole or pad, not yet hashed
-}
-
-// manyWindow is how many messages SumMany takes at a time and orders by
-// length, longest first, so that the messages running side by side in
-// the lanes end close together.
-const manyWindow = 256
-
-// manyCallBlocks is what one call of a kernel costs beyond its blocks
-// (the scheduler's bookkeeping, and the kernel's start and end, when its
-// rounds cannot overlap with other work), in blocks of all lanes: the
-// scheduler lets lanes whose messages have ended idle in a call for up to
-// that many lane-blocks per message that ends in the same call, instead of
-// a call per message. Measured on the reference machine
-// (docs/sha1-many.md).
-const manyCallBlocks = 2
+// manyCallBlocks is what one call of a kernel costs beyond its blocks, in
+// blocks of all lanes (lanes.CallBlocks, measured: docs/sha1-many.md).
+const manyCallBlocks = lanes.CallBlocks
 
 // manyMaxCall is the most blocks a call of a kernel runs, so that the
 // kernels' int32 counts hold every count (a lane with more goes on in the
 // next call); a variable for the tests.
 var manyMaxCall = 1 << 24
 
-// sumMany is SumMany with kernel k.
+// sumMany is SumMany with kernel k, driving internal/lanes' scheduler:
+// each call of the kernel runs the blocks it sets up, and when too few
+// lanes are busy the rest is finished one message at a time.
 func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 	minLive := manyMinLive(k)
 	if k.lanes == 0 || len(msgs) < minLive || minLive > k.lanes {
@@ -226,244 +211,45 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 		return
 	}
 	var (
-		s    manyLanes
-		pad  [maxLanes][2 * BlockSize]byte // each lane's last blocks, padded
-		jobs [maxLanes]laneJob
-		live uint32 // bit l: lane l has a message
-		busy int    // the number of live lanes
-		// The messages not yet started: order[next:have] of this window,
-		// then msgs[loaded:].
-		order      [manyWindow]int32
-		next, have int
-		loaded     int
-		left       [maxLanes]int // the live lanes' blocks left, ascending
-		lanes      = k.lanes
-		idleBudget = manyCallBlocks * lanes
+		s   lanes.Scheduler
+		st  manyLanes
+		pad lanes.Pads
 	)
+	s.Start(len(msgs), k.lanes, minLive, manyMaxCall)
 	for {
-		// Every free lane takes the next message.
-		for l := 0; l < lanes; l++ {
-			if live&(1<<l) != 0 {
-				continue
-			}
-			if next == have {
-				if loaded == len(msgs) {
-					break
-				}
-				have = fillWindow(&order, msgs, loaded)
-				loaded += have
-				next = 0
-			}
-			i := int(order[next])
-			next++
-			startLane(&s, &pad[l], &jobs[l], l, msgs[i], i)
-			live |= 1 << l
-			busy++
-		}
-		if busy < minLive {
+		n := s.Next(msgs, &pad, &st)
+		if n == 0 {
 			// Too few to share a vector (every message has started):
 			// finish them one by one where the lanes left them.
-			for l := 0; l < lanes; l++ {
-				if live&(1<<l) != 0 {
-					finishLane(sums, msgs, &s, &pad[l], &jobs[l], l)
+			for live := s.Live(); live != 0; live &= live - 1 {
+				l := bits.TrailingZeros32(live)
+				whole, last := s.Rest(l, msgs, &pad)
+				h := [5]uint32{st.H[0][l], st.H[1][l], st.H[2][l], st.H[3][l], st.H[4][l]}
+				if len(whole) > 0 {
+					block(&h, whole)
 				}
+				block(&h, last)
+				for w, v := range h {
+					st.H[w][l] = v
+				}
+				sums[s.Msg(l)] = st.Digest(l)
 			}
 			return
 		}
-		// The call's length: the shortest lane's blocks left, or more,
-		// while letting the lanes that end sooner idle costs less than
-		// the calls it saves.
-		m := 0
-		for l := 0; l < lanes; l++ {
-			if live&(1<<l) != 0 {
-				left[m] = jobs[l].left
-				m++
-			}
+		for l := 0; l < k.lanes; l++ {
+			st.P[0][l], st.P[1][l], st.C[0][l], st.C[1][l] = s.Lane(l, msgs, &pad)
+			st.P[2][l], st.P[3][l] = s.Hint(l, msgs, &pad)
 		}
-		slices.Sort(left[:m])
-		e := 1
-		for e < m && e*(left[e]-left[e-1]) <= idleBudget {
-			e++
+		manyBlocks(k, &st, n)
+		ended, all := s.Done()
+		for ; ended != 0; ended &= ended - 1 {
+			l := bits.TrailingZeros32(ended)
+			sums[s.Msg(l)] = st.Digest(l)
 		}
-		n := min(left[e-1], manyMaxCall)
-		// Lanes in lockstep on one L1 set: hold some back for a few blocks
-		// (see stagger); the call is that long.
-		hold, shift := stagger(&pad, &jobs, msgs, live, lanes)
-		if shift > 0 {
-			n = min(shift, manyMaxCall)
-			for l := range hold {
-				hold[l] = min(hold[l], n)
-			}
-		}
-		// Each live lane's blocks: its message's whole blocks, then its
-		// pad. A lane without a message stays on its pad, and its state is
-		// left alone.
-		for l := 0; l < lanes; l++ {
-			j := &jobs[l]
-			if live&(1<<l) == 0 {
-				s.p[0][l], s.c[0][l], s.c[1][l] = &pad[l][0], 0, 0
-				continue
-			}
-			s.p[0][l] = nextBlock(msgs, &pad[l], j)
-			s.p[1][l], s.c[0][l] = &pad[l][0], 0
-			if whole := j.left - min(j.left, j.end/BlockSize); whole > 0 {
-				// (A count past the call's blocks means no switch in it.)
-				s.c[0][l] = int32(min(whole, n))
-			}
-			s.c[1][l] = int32(min(j.left, n-hold[l])) // a lane held back absorbs fewer
-
-		}
-		// The kernel prefetches the first and last bytes of the next
-		// messages, whose tails startLane reads first, to pad them.
-		for i := 0; i < lanes; i++ {
-			s.p[2][i], s.p[3][i] = &pad[0][0], &pad[0][0]
-			if next+i < have {
-				if m := msgs[order[next+i]]; len(m) > 0 {
-					s.p[2][i], s.p[3][i] = &m[0], &m[len(m)-1]
-				}
-			}
-		}
-		manyBlocks(k, &s, n)
-		for l := 0; l < lanes; l++ {
-			if live&(1<<l) == 0 {
-				continue
-			}
-			if jobs[l].left -= min(jobs[l].left, n-hold[l]); jobs[l].left == 0 {
-				sums[jobs[l].msg] = digestOf(&s, l)
-				live &^= 1 << l
-				busy--
-			}
-		}
-		if busy == 0 && next == have && loaded == len(msgs) {
+		if all {
 			return
 		}
 	}
-}
-
-// nextBlock is the address of lane job j's next block: in its message's
-// whole blocks, or in its pad.
-func nextBlock(msgs [][]byte, pad *[2 * BlockSize]byte, j *laneJob) *byte {
-	padLeft := min(j.left, j.end/BlockSize)
-	if whole := j.left - padLeft; whole > 0 {
-		return &msgs[j.msg][(j.whole-whole)*BlockSize]
-	}
-	return &pad[j.end-padLeft*BlockSize]
-}
-
-// manyCrowd is the most lanes whose next blocks may lie in one set of
-// the L1 data cache (the same 64-byte line of 4 KiB, modulo 4 KiB) with
-// manyStaggerBlocks or more left; stagger spreads more than that onto
-// sets of manyLanesPerSet. Messages of a power-of-two size laid end to
-// end (a torrent's pieces read into one buffer) put every lane on one set,
-// and keep them so block after block. On a Zen 5 (48 KiB, 12-way L1D) the
-// kernels alone, 64 blocks of every lane, took with 16, 8, 4 and 1 lanes
-// a set: avx512x16 7.69, 6.3, 5.5-5.6 and 5.40 us; avx2x8 (8 lanes) 8.90,
-// 8.54-8.57 with 4 and 8.47 with 1, a penalty that staggering, which costs
-// about three blocks, did not measurably repay (docs/sha1-many.md,
-// "Layout").
-const (
-	manyCrowd         = 8
-	manyLanesPerSet   = 4
-	manyStaggerBlocks = 64
-)
-
-// stagger returns, for a call in which more than manyCrowd live lanes
-// with manyStaggerBlocks or more to go would read one L1 set, how
-// many blocks to hold each lane back (hold) and the call's length
-// (shift): the crowd's lanes in turn absorb shift, shift-1, ..., 0 of its
-// blocks, so that they come apart onto up to shift+1 neighbouring sets,
-// at most manyLanesPerSet on each, and stay apart as they go. With no
-// crowded set, shift is 0 and hold all zeros.
-func stagger(pad *[maxLanes][2 * BlockSize]byte, jobs *[maxLanes]laneJob, msgs [][]byte, live uint32, lanes int) (hold [maxLanes]int, shift int) {
-	if lanes <= manyCrowd {
-		return hold, 0
-	}
-	var sets [maxLanes]int
-	crowd := 0 // lanes of a full crowd (bit l)
-	for l := 0; l < lanes; l++ {
-		sets[l] = -1
-		if live&(1<<l) != 0 && jobs[l].left >= manyStaggerBlocks {
-			sets[l] = int(uintptr(unsafe.Pointer(nextBlock(msgs, &pad[l], &jobs[l]))) >> 6 & 63)
-		}
-	}
-	for l := 0; l < lanes; l++ {
-		if sets[l] < 0 || crowd&(1<<l) != 0 {
-			continue
-		}
-		var members [maxLanes]int
-		k := 0
-		for m := l; m < lanes; m++ {
-			if sets[m] == sets[l] {
-				members[k] = m
-				k++
-			}
-		}
-		if k <= manyCrowd {
-			continue
-		}
-		groups := (k + manyLanesPerSet - 1) / manyLanesPerSet
-		for r, m := range members[:k] {
-			hold[m] = r % groups
-			crowd |= 1 << m
-		}
-		shift = max(shift, groups-1)
-	}
-	return hold, shift
-}
-
-// fillWindow sets order to the indexes of the next messages, from first
-// on (up to manyWindow of them), longest first, and returns how many.
-func fillWindow(order *[manyWindow]int32, msgs [][]byte, first int) int {
-	n := min(manyWindow, len(msgs)-first)
-	for i := range n {
-		order[i] = int32(first + i)
-	}
-	slices.SortFunc(order[:n], func(a, b int32) int { return len(msgs[b]) - len(msgs[a]) })
-	return n
-}
-
-// startLane sets lane l to hash message m (number i) from the start: h
-// from H(0), its whole blocks, then its tail, padded as FIPS 180-4 5.1.1
-// says, in pad.
-func startLane(s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int, m []byte, i int) {
-	whole := len(m) &^ (BlockSize - 1)
-	r := copy(pad[:], m[whole:])
-	pad[r] = 0x80
-	end := BlockSize
-	if r >= BlockSize-8 {
-		end = 2 * BlockSize
-	}
-	clear(pad[r+1 : end-8])
-	binary.BigEndian.PutUint64(pad[end-8:end], uint64(len(m))<<3)
-	*j = laneJob{msg: i, whole: whole / BlockSize, end: end, left: (whole + end) / BlockSize}
-	for w, v := range [5]uint32{init0, init1, init2, init3, init4} {
-		s.h[w][l] = v
-	}
-}
-
-// finishLane hashes the rest of lane l's message with the single-stream
-// kernel and stores its sum.
-func finishLane(sums [][Size]byte, msgs [][]byte, s *manyLanes, pad *[2 * BlockSize]byte, j *laneJob, l int) {
-	h := [5]uint32{s.h[0][l], s.h[1][l], s.h[2][l], s.h[3][l], s.h[4][l]}
-	padLeft := min(j.left, j.end/BlockSize)
-	if whole := j.left - padLeft; whole > 0 {
-		off := (j.whole - whole) * BlockSize
-		block(&h, msgs[j.msg][off:off+whole*BlockSize])
-	}
-	block(&h, pad[j.end-padLeft*BlockSize:j.end])
-	for w, v := range h {
-		s.h[w][l] = v
-	}
-	sums[j.msg] = digestOf(s, l)
-}
-
-// digestOf returns lane l's state as a checksum.
-func digestOf(s *manyLanes, l int) [Size]byte {
-	var d [Size]byte
-	for w := range s.h {
-		binary.BigEndian.PutUint32(d[4*w:], s.h[w][l])
-	}
-	return d
 }
 
 // manyPortableBlocks is the portable model of a multi-lane kernel: the
@@ -472,17 +258,17 @@ func digestOf(s *manyLanes, l int) [Size]byte {
 // architecture.
 func manyPortableBlocks(s *manyLanes, lanes, n int) {
 	for l := 0; l < lanes; l++ {
-		h := [5]uint32{s.h[0][l], s.h[1][l], s.h[2][l], s.h[3][l], s.h[4][l]}
-		cnt, first := int(s.c[1][l]), int(s.c[1][l])
-		if r := int(s.c[0][l]); r > 0 && r < cnt {
+		h := [5]uint32{s.H[0][l], s.H[1][l], s.H[2][l], s.H[3][l], s.H[4][l]}
+		cnt, first := int(s.C[1][l]), int(s.C[1][l])
+		if r := int(s.C[0][l]); r > 0 && r < cnt {
 			first = r
 		}
-		block(&h, unsafe.Slice(s.p[0][l], first*BlockSize))
+		block(&h, unsafe.Slice(s.P[0][l], first*BlockSize))
 		if first < cnt {
-			block(&h, unsafe.Slice(s.p[1][l], (cnt-first)*BlockSize))
+			block(&h, unsafe.Slice(s.P[1][l], (cnt-first)*BlockSize))
 		}
 		for w, v := range h {
-			s.h[w][l] = v
+			s.H[w][l] = v
 		}
 	}
 }

@@ -182,8 +182,8 @@ func BenchmarkManyBlocks(b *testing.B) {
 			data := randomBytes(rng, maxLanes*n*BlockSize)
 			b.SetBytes(int64(k.lanes * n * BlockSize))
 			for b.Loop() {
-				for l := range s.p[0] { // the kernels advance p[0] and c
-					s.p[0][l], s.c[0][l], s.c[1][l] = &data[l*n*BlockSize], 0, n
+				for l := range s.P[0] { // the kernels advance p[0] and c
+					s.P[0][l], s.C[0][l], s.C[1][l] = &data[l*n*BlockSize], 0, n
 				}
 				manyBlocks(k, &s, n)
 			}

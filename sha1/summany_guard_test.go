@@ -107,8 +107,8 @@ func TestManyBlocksGuardPages(t *testing.T) {
 				}
 			}
 			manyBlocks(k, &s, n)
-			if s.h != want {
-				t.Fatalf("rem %d: got %08x\nwant %08x", c.rem, s.h, want)
+			if s.H != want {
+				t.Fatalf("rem %d: got %08x\nwant %08x", c.rem, s.H, want)
 			}
 		}
 	})

@@ -75,8 +75,8 @@ func randomBatch(rng *rand.Rand, n, maxLen int) [][]byte {
 // laneBlocks points lane l of s at its cnt blocks: rem of them at seg0,
 // then those at seg1 (rem <= 0: all at seg0), as the kernels take them.
 func laneBlocks(s *manyLanes, l int, seg0, seg1 []byte, rem, cnt int) {
-	s.p[0][l], s.p[1][l] = unsafe.SliceData(seg0), unsafe.SliceData(seg1)
-	s.c[0][l], s.c[1][l] = int32(rem), int32(cnt)
+	s.P[0][l], s.P[1][l] = unsafe.SliceData(seg0), unsafe.SliceData(seg1)
+	s.C[0][l], s.C[1][l] = int32(rem), int32(cnt)
 }
 
 // TestManyBlocks calls each multi-lane kernel directly: random states, 1..5
@@ -99,7 +99,7 @@ func TestManyBlocks(t *testing.T) {
 				if l > 0 && rng.IntN(4) == 0 {
 					o := rng.IntN(l) // the same blocks as another lane
 					data[l] = data[o]
-					s.p[0][l], s.p[1][l], s.c[0][l], s.c[1][l] = s.p[0][o], s.p[1][o], s.c[0][o], s.c[1][o]
+					s.P[0][l], s.P[1][l], s.C[0][l], s.C[1][l] = s.P[0][o], s.P[1][o], s.C[0][o], s.C[1][o]
 				} else {
 					cnt := n // lane 0 sets the call's blocks: the largest count
 					if l > 0 && iter%3 != 0 {
@@ -114,22 +114,22 @@ func TestManyBlocks(t *testing.T) {
 					laneBlocks(&s, l, seg0, seg1, rem, cnt)
 					data[l] = append(seg0[:len(seg0):len(seg0)], seg1...)[:cnt*BlockSize]
 				}
-				for w := range s.h {
-					s.h[w][l] = rng.Uint32()
+				for w := range s.H {
+					s.H[w][l] = rng.Uint32()
 				}
 			}
-			counts, rems := s.c[1], s.c[0]
-			want := s.h
+			counts, rems := s.C[1], s.C[0]
+			want := s.H
 			for l := 0; l < k.lanes; l++ {
-				h := [5]uint32{s.h[0][l], s.h[1][l], s.h[2][l], s.h[3][l], s.h[4][l]}
+				h := [5]uint32{s.H[0][l], s.H[1][l], s.H[2][l], s.H[3][l], s.H[4][l]}
 				ref.SHA1Blocks(&h, data[l])
 				for w := range h {
 					want[w][l] = h[w]
 				}
 			}
 			manyBlocks(k, &s, n)
-			if s.h != want {
-				t.Fatalf("%d blocks, counts %v, rem %v:\n got %08x\nwant %08x", n, counts, rems, s.h, want)
+			if s.H != want {
+				t.Fatalf("%d blocks, counts %v, rem %v:\n got %08x\nwant %08x", n, counts, rems, s.H, want)
 			}
 		}
 	})

@@ -20,6 +20,12 @@ func BenchmarkSum(b *testing.B) {
 	for i := range buf {
 		buf[i] = byte(i)
 	}
+	benchSum(b, buf)
+}
+
+// benchSum times Sum of this package and of sha1 on 64 bytes and on 8 KiB
+// of buf.
+func benchSum(b *testing.B, buf []byte) {
 	for _, size := range []int{64, 8192} {
 		data := buf[:size]
 		b.Run("sha1dc-"+Kernel()+"/"+strconv.Itoa(size), func(b *testing.B) {
@@ -102,5 +108,37 @@ func BenchmarkRecompress(b *testing.B) {
 				benchSink += byte(r[0])
 			}
 		})
+	}
+}
+
+// BenchmarkSumRandom is BenchmarkSum on random bytes, whose blocks have a
+// surviving DV as often as real data's (4.7%), so that the flagged blocks'
+// recompression in Go is timed too; BenchmarkSum's bytes flag none.
+func BenchmarkSumRandom(b *testing.B) { benchSum(b, randomBytes(newRand(b), 8192)) }
+
+// BenchmarkKernel calls each checking kernel directly on n whole blocks
+// that flag nothing, with no dispatch in between, as sha1's BenchmarkBlock
+// does for its kernels.
+func BenchmarkKernel(b *testing.B) {
+	buf := make([]byte, 64*BlockSize)
+	for _, n := range []int{1, 2, 4, 16, 64} {
+		for i := range kernels {
+			k := &kernels[i]
+			if k.check == nil {
+				continue
+			}
+			b.Run(k.name+"/"+strconv.Itoa(n), func(b *testing.B) {
+				if !k.available {
+					b.Skipf("kernel %q not available on this CPU", k.name)
+				}
+				p := buf[:n*BlockSize]
+				b.SetBytes(int64(len(p)))
+				var h [5]uint32
+				for b.Loop() {
+					k.check(&h, p)
+				}
+				benchSink += byte(h[0])
+			})
+		}
 	}
 }

@@ -3,13 +3,6 @@ package sha1dc
 import (
 	"bytes"
 	"encoding/hex"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/simdhash/simdhash/internal/testvectors"
@@ -18,71 +11,49 @@ import (
 // TestGitBlobIDs is the real client's check: git names a file by the
 // collision-detecting SHA-1 of "blob <size>\x00" and its content, so
 // sha1dc's digests of the Go tree's src/crypto files and of the four
-// collision files, by Sum and by SumMany, must be what `git hash-object`
-// prints for them. (The blob header moves a collision file's blocks off the
+// collision files, by Sum with every kernel and by SumMany with every
+// multi-lane kernel, must be what `git hash-object` prints for them
+// (testvectors.GitBlobs, which skips the test where git or the Go tree is
+// missing). (The blob header moves a collision file's blocks off the
 // state its collision needs, so git and sha1dc detect nothing there and
 // both give plain SHA-1; the colliding files themselves are
-// TestCollisionFiles'.) It is
-// skipped where git or the Go tree is missing; with -short it takes 100
-// files of the Go tree.
+// TestCollisionFiles'.) With -short it takes 100 files of the Go tree.
 func TestGitBlobIDs(t *testing.T) {
-	if runtime.GOARCH == "386" && testing.Short() {
-		// qemu-i386, where make test runs the 386 binary with -short,
-		// crashes a Go program that waits for a child ("exitsyscall:
-		// syscall frame is no longer valid").
-		t.Skip("386 with -short: qemu-i386 crashes waiting for git")
-	}
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("no git on PATH")
-	}
-	root := filepath.Join(runtime.GOROOT(), "src", "crypto")
-	var paths []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if len(paths) == 0 {
-		t.Skipf("no files under %s", root)
-	}
-	if testing.Short() && len(paths) > 100 {
-		paths = paths[:100]
-	}
+	var extra []string
 	for _, name := range []string{"shattered-1.pdf", "shattered-2.pdf", "sha-mbles-1.bin", "sha-mbles-2.bin"} {
-		paths = append(paths, testvectors.Path("sha1dc", name))
+		extra = append(extra, testvectors.Path("sha1dc", name))
 	}
-	cmd := exec.Command(git, "hash-object", "--no-filters", "--stdin-paths")
-	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Skipf("git hash-object: %v", err)
-	}
-	ids := strings.Fields(string(out))
-	if len(ids) != len(paths) {
-		t.Fatalf("git hash-object printed %d ids for %d files", len(ids), len(paths))
-	}
-	blobs := make([][]byte, len(paths))
-	for i, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		blobs[i] = append([]byte("blob "+strconv.Itoa(len(b))+"\x00"), b...)
-	}
-	sums := make([][Size]byte, len(blobs))
-	detected := make([]bool, len(blobs))
-	SumMany(sums, detected, blobs)
-	for i, blob := range blobs {
-		want, err := hex.DecodeString(ids[i])
-		if err != nil {
-			t.Fatalf("git hash-object printed %q", ids[i])
-		}
-		s, col := Sum(blob)
-		if !bytes.Equal(s[:], want) || col || sums[i] != s || detected[i] {
-			t.Errorf("%s: Sum %x %v, SumMany %x %v, git hash-object %s", paths[i], s, col, sums[i], detected[i], ids[i])
+	files := testvectors.GitBlobs(t, 100, extra...)
+	blobs := make([][]byte, len(files))
+	want := make([][]byte, len(files))
+	for i, f := range files {
+		blobs[i] = f.Blob
+		var err error
+		if want[i], err = hex.DecodeString(f.ID); err != nil {
+			t.Fatalf("git hash-object printed %q", f.ID)
 		}
 	}
-	t.Logf("%d files of %s", len(paths), root)
+	// Sum with every kernel; SumMany with every multi-lane kernel.
+	forEachKernel(t, func(t *testing.T) {
+		for i, f := range files {
+			if s, col := Sum(f.Blob); !bytes.Equal(s[:], want[i]) || col {
+				t.Errorf("%s: Sum %x %v, git hash-object %s", f.Path, s, col, f.ID)
+			}
+		}
+	})
+	for i := range manyKernels {
+		k := &manyKernels[i]
+		if !k.available {
+			continue
+		}
+		sums := make([][Size]byte, len(blobs))
+		detected := make([]bool, len(blobs))
+		sumMany(sums, detected, blobs, k)
+		for i, f := range files {
+			if !bytes.Equal(sums[i][:], want[i]) || detected[i] {
+				t.Errorf("%s: SumMany (%s) %x %v, git hash-object %s", f.Path, k.name, sums[i], detected[i], f.ID)
+			}
+		}
+	}
+	t.Logf("%d files", len(files))
 }

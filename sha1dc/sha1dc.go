@@ -40,15 +40,17 @@
 // # Timing
 //
 // The time a block takes depends on its content, as in git's
-// sha1collisiondetection and in sha1cd: the check stops as soon as no DV
-// survives (after a number of conditions that depends on W), and a block
-// with surviving DVs is recompressed. So sha1dc is for data that is not
+// sha1collisiondetection and in sha1cd: a block with surviving DVs is
+// recompressed, and the portable check stops as soon as no DV survives
+// (after a number of conditions that depends on W; the assembly kernels
+// evaluate every condition, branch-free). So sha1dc is for data that is not
 // secret, such as git objects and downloaded files; hash secrets (HMAC
 // keys, passwords) with package sha1, whose kernels do not branch on the
 // data.
 //
-// [Kernel] names the block function in use; for now it is the portable
-// Go code everywhere.
+// [Kernel] names the block function in use: on amd64 and arm64 package
+// sha1's SIMD kernels with the check among their rounds, elsewhere
+// portable Go.
 package sha1dc
 
 import (
@@ -237,22 +239,25 @@ func (d *digest) UnmarshalBinary(b []byte) error {
 // it; the checksum is SHA-1's, or the safe hash if one was.
 func Sum(data []byte) ([Size]byte, bool) {
 	h := initState
-	whole := len(data) &^ (BlockSize - 1)
-	col := false
-	if whole > 0 {
-		col = block(&h, data[:whole])
+	if len(data) < 2*BlockSize-9 {
+		// One call of the kernel for the data and the padding, which
+		// fit in two blocks: a checking kernel's call costs more than
+		// the copy.
+		return finish(&h, data, uint64(len(data)))
 	}
+	whole := len(data) &^ (BlockSize - 1)
+	col := block(&h, data[:whole])
 	sum, c := finish(&h, data[whole:], uint64(len(data)))
 	return sum, col || c
 }
 
-// finish absorbs the last bytes tail (fewer than BlockSize) of a message of
-// n bytes, with the padding of FIPS 180-4 section 5.1.1, into h, and
-// returns the checksum and whether the padded blocks were half of a
-// collision.
+// finish absorbs the last bytes tail (fewer than BlockSize, or up to
+// 2*BlockSize-9 from Sum) of a message of n bytes, with the padding of
+// FIPS 180-4 section 5.1.1, into h, and returns the checksum and whether
+// the padded blocks were half of a collision.
 func finish(h *[5]uint32, tail []byte, n uint64) ([Size]byte, bool) {
 	var buf [2 * BlockSize]byte
-	r := copy(buf[:BlockSize-1], tail)
+	r := copy(buf[:2*BlockSize-9], tail)
 	buf[r] = 0x80
 	end := BlockSize
 	if r >= BlockSize-8 {
@@ -262,8 +267,10 @@ func finish(h *[5]uint32, tail []byte, n uint64) ([Size]byte, bool) {
 	col := block(h, buf[:end])
 
 	var sum [Size]byte
-	for i, w := range h {
-		binary.BigEndian.PutUint32(sum[4*i:], w)
-	}
+	binary.BigEndian.PutUint32(sum[0:], h[0])
+	binary.BigEndian.PutUint32(sum[4:], h[1])
+	binary.BigEndian.PutUint32(sum[8:], h[2])
+	binary.BigEndian.PutUint32(sum[12:], h[3])
+	binary.BigEndian.PutUint32(sum[16:], h[4])
 	return sum, col
 }

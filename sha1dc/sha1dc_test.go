@@ -4,6 +4,7 @@ import (
 	"bytes"
 	stdsha1 "crypto/sha1"
 	"encoding"
+	"encoding/hex"
 	"hash"
 	"math/bits"
 	"os"
@@ -16,8 +17,9 @@ import (
 
 // TestUBCCheck holds the generated check to the table of terms evaluated one
 // at a time, on random words, on words that reach each DV
-// (ubcReach, with random words around them), and on the blocks of the
-// collision files.
+// (ubcReach, with random words around them), on the blocks that break one
+// term of a DV each (ubcBreakBlocks), and on the blocks of the collision
+// files.
 func TestUBCCheck(t *testing.T) {
 	if len(ubcTerms) != 156 || len(ubcReach) != len(dvTable) {
 		t.Fatalf("%d terms and %d reaching vectors, want 156 and %d", len(ubcTerms), len(ubcReach), len(dvTable))
@@ -68,6 +70,20 @@ func TestUBCCheck(t *testing.T) {
 					t.Fatalf("DV %d survives its term %+v broken", d, tm)
 				}
 			}
+		}
+	}
+	// The blocks that break one term of a DV each: the DV is killed.
+	for j, e := range ubcBreakBlocks {
+		blk, err := hex.DecodeString(e.block)
+		if err != nil || len(blk) != BlockSize {
+			t.Fatalf("ubcBreakBlocks[%d]: %v", j, err)
+		}
+		var w [80]uint32
+		var s [len(testSteps)][5]uint32
+		h := initState
+		compressW(&h, (*[BlockSize]byte)(blk), &w, &s)
+		if try("a block breaking one term", &w)&(1<<e.dv) != 0 {
+			t.Fatalf("ubcBreakBlocks[%d]: DV %d survives its term %d broken", j, e.dv, j)
 		}
 	}
 	reached := uint32(0)

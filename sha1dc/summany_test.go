@@ -1,6 +1,7 @@
 package sha1dc
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -94,4 +95,90 @@ func TestSumManyLengths(t *testing.T) {
 			t.Fatalf("len %d: SumMany %x %v, Sum %x %v", len(m), sums[i], detected[i], s, c)
 		}
 	}
+}
+
+// Every multi-lane kernel, and single, against Sum on batches that mix
+// random messages, messages made of blocks reaching each DV (so that
+// most calls record flagged blocks, whose recompression finds no
+// collision), and the collision files, whole, as prefixes and with data
+// appended (whose lanes collide and are hashed again on their own); with
+// every lane count the scheduler gives a call, from batches of 1 to 60;
+// and on pieces of 8 KiB end to end, which the scheduler staggers.
+func TestSumManyKernels(t *testing.T) {
+	rng := newRand(t)
+	files := [][]byte{collisionFile(t, "sha-mbles-1.bin"), collisionFile(t, "shattered-2.pdf")[:4096]}
+	for i := range manyKernels {
+		k := &manyKernels[i]
+		t.Run(k.name, func(t *testing.T) {
+			if !k.available {
+				t.Skipf("kernel %q not available on this CPU", k.name)
+			}
+			for trial := range 30 {
+				msgs := make([][]byte, 1+rng.IntN(60))
+				for i := range msgs {
+					switch rng.IntN(5) {
+					case 0:
+						f := files[rng.IntN(len(files))]
+						msgs[i] = append(f[:rng.IntN(len(f)+1):len(f)], randomBytes(rng, rng.IntN(100))...)
+					case 1, 2:
+						var m []byte
+						for range rng.IntN(12) {
+							m = append(m, reachBlock(t, rng.IntN(len(ubcReachBlocks)), rng.IntN(len(ubcReachBlocks[0])))...)
+							m = append(m, randomBytes(rng, BlockSize*rng.IntN(3))...)
+						}
+						msgs[i] = append(m, randomBytes(rng, rng.IntN(BlockSize))...)
+					default:
+						msgs[i] = randomBytes(rng, rng.IntN(5000))
+					}
+				}
+				if trial%5 == 4 {
+					// Pieces of 8 KiB end to end, whose lanes the scheduler
+					// staggers (internal/lanes' TestStagger), with blocks
+					// that reach a DV, so that held lanes record blocks.
+					buf := randomBytes(rng, 20*8192)
+					for b := 0; b < len(buf); b += BlockSize * (1 + rng.IntN(8)) {
+						copy(buf[b:], reachBlock(t, rng.IntN(len(ubcReachBlocks)), rng.IntN(len(ubcReachBlocks[0]))))
+					}
+					msgs = msgs[:0]
+					for off := 0; off < len(buf); off += 8192 {
+						msgs = append(msgs, buf[off:off+8192])
+					}
+				}
+				sums := make([][Size]byte, len(msgs))
+				detected := make([]bool, len(msgs))
+				for i := range detected {
+					detected[i] = trial%2 == 0 // SumMany sets every flag
+				}
+				sumMany(sums, detected, msgs, k)
+				for i, m := range msgs {
+					if s, c := Sum(m); sums[i] != s || detected[i] != c {
+						t.Fatalf("trial %d, message %d of %d (%d bytes): %x %v, Sum %x %v", trial, i, len(msgs), len(m), sums[i], detected[i], s, c)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestManyDispatch checks SumMany's kernel chosen at init: with
+// SIMDHASH_SHA1DC_MANY_KERNEL set (as the emulated and native runs of make
+// test do), ManyKernel must report exactly that; otherwise the first
+// available kernel of the registry.
+func TestManyDispatch(t *testing.T) {
+	got := ManyKernel()
+	if want, ok := os.LookupEnv("SIMDHASH_SHA1DC_MANY_KERNEL"); ok {
+		if got != want {
+			t.Fatalf("ManyKernel() = %q, but SIMDHASH_SHA1DC_MANY_KERNEL = %q (GODEBUG=%q)", got, want, os.Getenv("GODEBUG"))
+		}
+		return
+	}
+	for _, k := range manyKernels {
+		if k.available {
+			if got != k.name {
+				t.Fatalf("ManyKernel() = %q, want the first available kernel %q", got, k.name)
+			}
+			return
+		}
+	}
+	t.Fatal("no available SumMany kernel")
 }

@@ -14,30 +14,6 @@
 // given, with their choices and defaults.
 package main
 
-import (
-	"flag"
+import "github.com/simdhash/simdhash/gen/internal/sha1arm"
 
-	"github.com/simdhash/simdhash/gen/internal/armemit"
-	"github.com/simdhash/simdhash/gen/internal/knob"
-	"github.com/simdhash/simdhash/gen/internal/sha1arm"
-)
-
-func main() {
-	arch := sha1arm.ARM64
-	var p sha1arm.Params
-	armemit.Generator{
-		Name:      "sha1_neon",
-		Arch:      &arch,
-		ArchUsage: "the target: arm64 or arm (32-bit, NEON as WORDs)",
-		GNUUsage:  "write the block loop in GNU syntax to `file` (for llvm-mca)",
-		GNUAbout:  "The block loop of " + sha1arm.Function + " in GNU syntax (for llvm-mca):",
-		Flags: func(fs *flag.FlagSet) {
-			p = arch.Defaults()
-			knob.Register(fs, arch.Knobs(&p)...)
-		},
-		Generate: func() (*armemit.File, string, error) {
-			file, loop, err := arch.Generate(p, "", arch.String()+" && !purego")
-			return file, "// blocks 1\n" + loop, err
-		},
-	}.Main()
-}
+func main() { sha1arm.Command(false).Main() }

@@ -11,8 +11,10 @@
 //     unrolled.
 //   - -test (sha1dc/ubc_generated_test.go): the terms as a table, for
 //     the test that holds ubcCheck to the table evaluated term by term,
-//     and for every DV a W[lo..hi] that reaches it (ubc.Reach from a
-//     fixed seed).
+//     for every DV a W[lo..hi] that reaches it (ubc.Reach from a fixed
+//     seed), blocks whose expanded message reaches it (ubc.ReachBlock),
+//     and for every term a block that meets all but it of a DV's
+//     conditions (ubc.ReachBlockBut), which the tests hand to every kernel.
 //
 // Usage, from the sha1dc package directory:
 //
@@ -340,6 +342,44 @@ func testSource() string {
 		}
 		p("\n\t},\n")
 	}
+	p("}\n\n")
+	p("// ubcReachBlocks[i] are random blocks changed by gen/internal/ubc's\n")
+	p("// ReachBlock so that their expanded message meets every condition of\n")
+	p("// dvTable[i] (seed 3, 4): real blocks that every kernel must flag.\n")
+	p("var ubcReachBlocks = [%d][%d]string{\n", len(ubc.DVs), reachBlocks)
+	rng = rand.New(rand.NewPCG(3, 4))
+	for d := range ubc.DVs {
+		p("\t{ // %s\n", ubc.DVs[d].Name())
+		for range reachBlocks {
+			var blk [64]byte
+			for i := range blk {
+				blk[i] = byte(rng.Uint32())
+			}
+			blk = ubc.ReachBlock(d, blk)
+			p("\t\t\"%x\",\n", blk[:])
+		}
+		p("\t},\n")
+	}
+	p("}\n\n")
+	p("// ubcBreakBlocks[j] is, for term j of ubcTerms, a random block changed by\n")
+	p("// gen/internal/ubc's ReachBlockBut to meet every condition of the first DV\n")
+	p("// the term names but its own (seed 5, 6): a real block whose check kills\n")
+	p("// that DV through term j alone, for the tests that every kernel\n")
+	p("// evaluates every term.\n")
+	p("var ubcBreakBlocks = [%d]struct {\n\tdv    int\n\tblock string\n}{\n", len(ubc.Terms))
+	rng = rand.New(rand.NewPCG(5, 6))
+	for j, t := range ubc.Terms {
+		d := bits.TrailingZeros32(t.DVs)
+		var blk [64]byte
+		for i := range blk {
+			blk[i] = byte(rng.Uint32())
+		}
+		blk = ubc.ReachBlockBut(d, j, blk)
+		p("\t{%d, \"%x\"},\n", d, blk[:])
+	}
 	p("}\n")
 	return b.String()
 }
+
+// reachBlocks is the number of blocks ubcReachBlocks holds for each DV.
+const reachBlocks = 3

@@ -46,16 +46,21 @@ var godebugKey = map[string]string{
 var required = map[string]bool{"sse2": true}
 
 // Choice is the kernel each dispatcher must choose, by the name its
-// package reports: sha1.Kernel, sha1.ManyKernel and ghash.Kernel.
+// package reports: sha1.Kernel, sha1.ManyKernel, ghash.Kernel,
+// sha1dc.Kernel and sha1dc.ManyKernel.
 type Choice struct {
 	SHA1, SHA1Many, GHASH string
+	SHA1DC, SHA1DCMany    string
 }
 
 // The rules of the dispatchers: each kernel, in the order a dispatcher
 // tries them, with the flags it needs; the last needs nothing. Each list
 // holds every extension on the "Requires:" line of the kernel's TEXT
-// (sha1/kernel_amd64.go, sha1/many_amd64.go and ghash/kernel_amd64.go
-// state the same conditions through golang.org/x/sys/cpu). Two names are
+// (sha1/kernel_amd64.go, sha1/many_amd64.go, ghash/kernel_amd64.go,
+// sha1dc/kernel_amd64.go and sha1dc/many_amd64.go state the same
+// conditions through golang.org/x/sys/cpu). sha1dc's kernels are sha1's
+// with the collision check, under sha1's conditions, and shani512 before
+// them: SHA-NI with the check on AVX-512. Two names are
 // not flags of the file: "avx512" is AVX-512 as golang.org/x/sys/cpu
 // takes it (avx512f, avx512vl and avx512bw, and its GODEBUG key
 // cpu.avx512 for the whole), and "avx512vpclmulqdq" is only its GODEBUG
@@ -73,6 +78,14 @@ var (
 		{"avx512x16", "avx512 avx avx2"},
 		{"avx2x8", "avx avx2"},
 		{"shanix3", "sha_ni sse2 sse4_1 ssse3"},
+		{"single", ""},
+	}
+	sha1dcRule = append([]option{{"shani512", "sha_ni sse2 sse4_1 ssse3 avx512 avx avx2"}}, sha1Rule...)
+	// sha1dc's SumMany has sha1's vector lane kernels, with the check,
+	// and no interleaved SHA-NI streams.
+	sha1dcManyRule = []option{
+		{"avx512x16", "avx512 avx avx2"},
+		{"avx2x8", "avx avx2"},
 		{"single", ""},
 	}
 	ghashRule = []option{
@@ -114,7 +127,8 @@ func X86(f Flags, godebug string) Choice {
 		}
 		panic("oracle: a rule without a last kernel that needs nothing")
 	}
-	return Choice{SHA1: choose(sha1Rule), SHA1Many: choose(sha1ManyRule), GHASH: choose(ghashRule)}
+	return Choice{SHA1: choose(sha1Rule), SHA1Many: choose(sha1ManyRule), GHASH: choose(ghashRule),
+		SHA1DC: choose(sha1dcRule), SHA1DCMany: choose(sha1dcManyRule)}
 }
 
 // A Run is one native run of a family's packages: their tests with GODEBUG
@@ -160,6 +174,20 @@ var families = []family{
 			"cpu.pclmulqdq=off",
 		},
 		expect: func(c Choice) []string { return []string{"SIMDHASH_GHASH_KERNEL=" + c.GHASH} },
+	},
+	{
+		packages: []string{"./sha1dc"},
+		godebugs: []string{
+			"",
+			"cpu.avx512=off",
+			"cpu.sha=off",
+			"cpu.sha=off,cpu.avx2=off",
+			"cpu.sha=off,cpu.avx=off",
+			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off",
+		},
+		expect: func(c Choice) []string {
+			return []string{"SIMDHASH_SHA1DC_KERNEL=" + c.SHA1DC, "SIMDHASH_SHA1DC_MANY_KERNEL=" + c.SHA1DCMany}
+		},
 	},
 }
 

@@ -27,6 +27,8 @@ var cpus = []struct {
 			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1_KERNEL=generic SIMDHASH_SHA1_MANY_KERNEL=single",
 			": SIMDHASH_GHASH_KERNEL=pclmul-sse",
 			"cpu.pclmulqdq=off: SIMDHASH_GHASH_KERNEL=generic",
+			": SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single",
+			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single",
 		},
 	},
 	{
@@ -42,6 +44,10 @@ var cpus = []struct {
 			": SIMDHASH_GHASH_KERNEL=pclmul",
 			"cpu.vpclmulqdq=off,cpu.avx=off: SIMDHASH_GHASH_KERNEL=pclmul-sse",
 			"cpu.pclmulqdq=off: SIMDHASH_GHASH_KERNEL=generic",
+			": SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
+			"cpu.sha=off,cpu.avx2=off: SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single",
+			"cpu.sha=off,cpu.avx=off: SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single",
+			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single",
 		},
 	},
 	{
@@ -59,6 +65,11 @@ var cpus = []struct {
 			": SIMDHASH_GHASH_KERNEL=pclmul",
 			"cpu.vpclmulqdq=off,cpu.avx=off: SIMDHASH_GHASH_KERNEL=pclmul-sse",
 			"cpu.pclmulqdq=off: SIMDHASH_GHASH_KERNEL=generic",
+			": SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx512x16",
+			"cpu.avx512=off: SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
+			"cpu.sha=off,cpu.avx2=off: SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single",
+			"cpu.sha=off,cpu.avx=off: SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single",
+			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single",
 		},
 	},
 	{
@@ -79,6 +90,11 @@ var cpus = []struct {
 			"cpu.vpclmulqdq=off: SIMDHASH_GHASH_KERNEL=pclmul",
 			"cpu.vpclmulqdq=off,cpu.avx=off: SIMDHASH_GHASH_KERNEL=pclmul-sse",
 			"cpu.pclmulqdq=off: SIMDHASH_GHASH_KERNEL=generic",
+			": SIMDHASH_SHA1DC_KERNEL=shani SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
+			"cpu.sha=off: SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
+			"cpu.sha=off,cpu.avx2=off: SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single",
+			"cpu.sha=off,cpu.avx=off: SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single",
+			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single",
 		},
 	},
 	{
@@ -104,8 +120,8 @@ var cpus = []struct {
 	},
 }
 
-// zen5Runs are the runs on a CPU with every x86 kernel: each sha1, SumMany
-// and ghash kernel the dispatchers choose, once.
+// zen5Runs are the runs on a CPU with every x86 kernel: each sha1, SumMany,
+// ghash and sha1dc kernel the dispatchers choose, once.
 var zen5Runs = []string{
 	": SIMDHASH_SHA1_KERNEL=shani SIMDHASH_SHA1_MANY_KERNEL=avx512x16",
 	"cpu.sha=off: SIMDHASH_SHA1_KERNEL=avx2 SIMDHASH_SHA1_MANY_KERNEL=avx512x16",
@@ -119,6 +135,12 @@ var zen5Runs = []string{
 	"cpu.vpclmulqdq=off: SIMDHASH_GHASH_KERNEL=pclmul",
 	"cpu.vpclmulqdq=off,cpu.avx=off: SIMDHASH_GHASH_KERNEL=pclmul-sse",
 	"cpu.pclmulqdq=off: SIMDHASH_GHASH_KERNEL=generic",
+	": SIMDHASH_SHA1DC_KERNEL=shani512 SIMDHASH_SHA1DC_MANY_KERNEL=avx512x16",
+	"cpu.avx512=off: SIMDHASH_SHA1DC_KERNEL=shani SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
+	"cpu.sha=off: SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx512x16",
+	"cpu.sha=off,cpu.avx2=off: SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single",
+	"cpu.sha=off,cpu.avx=off: SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single",
+	"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single",
 }
 
 func format(runs []Run) []string {
@@ -140,8 +162,11 @@ func TestNativeRuns(t *testing.T) {
 			}
 			for _, r := range runs {
 				want := []string{"./sha1"}
-				if strings.Contains(r.Expect[0], "GHASH") {
+				switch {
+				case strings.Contains(r.Expect[0], "GHASH"):
 					want = []string{"./ghash", "./gcm"}
+				case strings.Contains(r.Expect[0], "SHA1DC"):
+					want = []string{"./sha1dc"}
 				}
 				if !slices.Equal(r.Packages, want) {
 					t.Errorf("run %q expects %v but runs %v, want %v", r.GODEBUG, r.Expect, r.Packages, want)
@@ -167,22 +192,22 @@ func TestX86(t *testing.T) {
 		godebug string
 		want    Choice
 	}{
-		{all, "", Choice{"shani", "avx512x16", "vpclmul512"}},
-		{all, "cpu.all=off", Choice{"generic", "single", "generic"}},
-		{all, "cpu.all=off,cpu.ssse3=on", Choice{"ssse3", "single", "generic"}}, // SSE2 stays on
-		{all, "cpu.avx512vpclmulqdq=off", Choice{"shani", "avx512x16", "vpclmul256"}},
-		{all, "cpu.avx512bw=off", Choice{"shani", "avx2x8", "vpclmul256"}},
-		{all, "cpu.avx2=off", Choice{"shani", "shanix3", "pclmul"}},
-		{all, "cpu.avx2=off,cpu.sha=off", Choice{"avx", "single", "pclmul"}},
-		{without("avx", "avx2", "avx512f"), "", Choice{"shani", "shanix3", "pclmul-sse"}}, // SHA-NI without AVX (Goldmont, Tremont)
-		{all, "cpu.sse41=off", Choice{"avx2", "avx512x16", "vpclmul512"}},
-		{all, "cpu.bmi2=off,cpu.sha=off", Choice{"avx", "avx512x16", "vpclmul512"}},
-		{all, "cpu.vpclmulqdq=off,cpu.vpclmulqdq=on", Choice{"shani", "avx512x16", "vpclmul512"}},
-		{without("sse4_1"), "", Choice{"avx2", "avx512x16", "vpclmul512"}},
-		{without("avx512vl"), "", Choice{"shani", "avx2x8", "vpclmul256"}},
-		{without("bmi1", "sha_ni"), "", Choice{"avx", "avx512x16", "vpclmul512"}},
-		{without("ssse3", "avx"), "", Choice{"generic", "single", "generic"}},
-		{Flags{}, "", Choice{"generic", "single", "generic"}},
+		{all, "", Choice{"shani", "avx512x16", "vpclmul512", "shani512", "avx512x16"}},
+		{all, "cpu.all=off", Choice{"generic", "single", "generic", "generic", "single"}},
+		{all, "cpu.all=off,cpu.ssse3=on", Choice{"ssse3", "single", "generic", "ssse3", "single"}}, // SSE2 stays on
+		{all, "cpu.avx512vpclmulqdq=off", Choice{"shani", "avx512x16", "vpclmul256", "shani512", "avx512x16"}},
+		{all, "cpu.avx512bw=off", Choice{"shani", "avx2x8", "vpclmul256", "shani", "avx2x8"}},
+		{all, "cpu.avx2=off", Choice{"shani", "shanix3", "pclmul", "shani", "single"}},
+		{all, "cpu.avx2=off,cpu.sha=off", Choice{"avx", "single", "pclmul", "avx", "single"}},
+		{without("avx", "avx2", "avx512f"), "", Choice{"shani", "shanix3", "pclmul-sse", "shani", "single"}}, // SHA-NI without AVX (Goldmont, Tremont)
+		{all, "cpu.sse41=off", Choice{"avx2", "avx512x16", "vpclmul512", "avx2", "avx512x16"}},
+		{all, "cpu.bmi2=off,cpu.sha=off", Choice{"avx", "avx512x16", "vpclmul512", "avx", "avx512x16"}},
+		{all, "cpu.vpclmulqdq=off,cpu.vpclmulqdq=on", Choice{"shani", "avx512x16", "vpclmul512", "shani512", "avx512x16"}},
+		{without("sse4_1"), "", Choice{"avx2", "avx512x16", "vpclmul512", "avx2", "avx512x16"}},
+		{without("avx512vl"), "", Choice{"shani", "avx2x8", "vpclmul256", "shani", "avx2x8"}},
+		{without("bmi1", "sha_ni"), "", Choice{"avx", "avx512x16", "vpclmul512", "avx", "avx512x16"}},
+		{without("ssse3", "avx"), "", Choice{"generic", "single", "generic", "generic", "single"}},
+		{Flags{}, "", Choice{"generic", "single", "generic", "generic", "single"}},
 	} {
 		if got := X86(c.f, c.godebug); got != c.want {
 			missing := []string{}
@@ -209,4 +234,8 @@ func ExampleNativeRuns() {
 	// [./ghash ./gcm]  [SIMDHASH_GHASH_KERNEL=pclmul]
 	// [./ghash ./gcm] cpu.vpclmulqdq=off,cpu.avx=off [SIMDHASH_GHASH_KERNEL=pclmul-sse]
 	// [./ghash ./gcm] cpu.pclmulqdq=off [SIMDHASH_GHASH_KERNEL=generic]
+	// [./sha1dc]  [SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8]
+	// [./sha1dc] cpu.sha=off,cpu.avx2=off [SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single]
+	// [./sha1dc] cpu.sha=off,cpu.avx=off [SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single]
+	// [./sha1dc] cpu.sha=off,cpu.avx=off,cpu.ssse3=off [SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single]
 }

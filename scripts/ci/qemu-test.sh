@@ -11,8 +11,9 @@
 #   EXPECT   NAME=VALUE set for the run, e.g. SIMDHASH_SHA1_KERNEL=ssse3: the package's
 #            TestDispatch then checks that Kernel() chose VALUE. This script also fails
 #            unless TestDispatch ran and passed. Several, separated by spaces, are set
-#            together; for SIMDHASH_SHA1_MANY_KERNEL (sha1.ManyKernel) the test that
-#            must pass is TestManyDispatch. "" sets nothing and checks nothing.
+#            together; for SIMDHASH_SHA1_MANY_KERNEL (sha1.ManyKernel) and
+#            SIMDHASH_SHA1DC_MANY_KERNEL (sha1dc.ManyKernel) the test that must pass
+#            is TestManyDispatch. "" sets nothing and checks nothing.
 #   PKG      ./sha1, ./sha1dc, ./ghash, ./internal/ref, ...
 #   TESTFLAG extra test binary flags; the default is -test.short.
 #
@@ -107,7 +108,7 @@ fi
 [[ ${QEMU_TEST_BUILD_ONLY:-} == 1 ]] && exit 0
 
 # A clean environment for what the tests read: only what this run asks for.
-envs=(-u GODEBUG -u SIMDHASH_SHA1_KERNEL -u SIMDHASH_SHA1_MANY_KERNEL -u SIMDHASH_SHA1DC_KERNEL -u SIMDHASH_GHASH_KERNEL)
+envs=(-u GODEBUG -u SIMDHASH_SHA1_KERNEL -u SIMDHASH_SHA1_MANY_KERNEL -u SIMDHASH_SHA1DC_KERNEL -u SIMDHASH_SHA1DC_MANY_KERNEL -u SIMDHASH_GHASH_KERNEL)
 [[ $goarch == 386 ]] && envs+=(GOMAXPROCS=1)
 [[ -n $godebug ]] && envs+=(GODEBUG="$godebug")
 envs+=("${expects[@]}")
@@ -149,7 +150,7 @@ if ((rc != 0)); then
 fi
 for e in "${expects[@]}"; do
 	test=TestDispatch
-	[[ ${e%%=*} == SIMDHASH_SHA1_MANY_KERNEL ]] && test=TestManyDispatch
+	[[ ${e%%=*} == SIMDHASH_SHA1_MANY_KERNEL || ${e%%=*} == SIMDHASH_SHA1DC_MANY_KERNEL ]] && test=TestManyDispatch
 	if ! grep -q -E "^--- PASS: $test " "$log"; then
 		fail "$test did not run and pass, so the kernel chosen under $e was not checked"
 	fi

@@ -119,10 +119,19 @@ GOARM=7 run arm max        "" SIMDHASH_GHASH_KERNEL=pmull ./gcm
 GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_GHASH_KERNEL=generic ./gcm
 run s390x "" "" SIMDHASH_GHASH_KERNEL=generic ./gcm
 # --- end of gcm -------------------------------------------------------------
-# sha1dc: its one kernel so far, the portable "generic", built for 64- and
-# 32-bit, little- and big-endian (s390x) targets, each run checking
-# Kernel() (TestDispatch). Apart from the runs above; a few seconds each.
-run arm64 ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
+# sha1dc (issue 22): its kernels, package sha1's with the collision check,
+# on the same CPU models as sha1's (its SumMany's lane kernels beside
+# them), each run checking Kernel() and ManyKernel() (TestDispatch,
+# TestManyDispatch); natively, internal/oracle's runs of the sha1dc family
+# add shani, shani512 and avx512x16. The portable code on 32-bit and
+# big-endian (s390x) targets.
+run amd64 core2duo    "" "SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single"   ./sha1dc # SSSE3, no AVX
+run amd64 SandyBridge "" "SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single"     ./sha1dc # + AVX
+run amd64 Haswell     "" "SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8"    ./sha1dc # + AVX2, BMI1, BMI2
+run amd64 qemu64      "" "SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single" ./sha1dc # no SSSE3
+run arm64 ""         ""           "SIMDHASH_SHA1DC_KERNEL=ce SIMDHASH_SHA1DC_MANY_KERNEL=single"      ./sha1dc
+run arm64 ""         cpu.sha1=off "SIMDHASH_SHA1DC_KERNEL=neon SIMDHASH_SHA1DC_MANY_KERNEL=single"    ./sha1dc
+run arm64 ""         cpu.sha1=off,cpu.asimd=off "SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single" ./sha1dc
 GOARM=7 run arm cortex-a15 "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
 run 386   ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc
 run s390x ""         "" SIMDHASH_SHA1DC_KERNEL=generic ./sha1dc

@@ -1,7 +1,6 @@
 package arm64
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -150,19 +149,8 @@ func TestEncodings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var gnu strings.Builder
-	gnu.WriteString("\t.arch armv8-a+crypto\n")
-	var insts []gentest.Encoding
-	for _, n := range f.Nodes() {
-		switch n := n.(type) {
-		case armemit.Label:
-			fmt.Fprintf(&gnu, "%s:\n", n)
-		case *inst:
-			fmt.Fprintf(&gnu, "\t%s\n", n.GNU)
-			insts = append(insts, gentest.Encoding{Go: n.Text(), GNU: n.GNU})
-		}
-	}
-	gentest.CompareEncodings(t, "arm64", "aarch64-linux-gnu-", src, []byte(gnu.String()), 0, insts)
+	gnu, insts := gnuOf(f, "armv8-a+crypto")
+	gentest.CompareEncodings(t, "arm64", "aarch64-linux-gnu-", src, gnu, 0, insts)
 }
 
 // TestDependences checks that every instruction form declares what it

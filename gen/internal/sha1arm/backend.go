@@ -21,6 +21,8 @@ type backend struct {
 	// addK is the pending AddK of a group when the ring is in vector
 	// registers: the Store that follows adds into the slot's register.
 	addK *pendingAddK
+	// check is a checking kernel's UBC check (check.go), else nil.
+	check *CheckA64
 }
 
 // pendingAddK is an AddK that its group's Store emits: the sum of src
@@ -136,6 +138,7 @@ func (b *backend) Begin(fn string, _ sha1sched.Contract) {
 		fmt.Sprintf("NEON, four words at a time, into a ring of W+K %s; the rounds in", ring),
 		"general registers (gen/internal/sha1sched, gen/internal/sha1arm).",
 		fmt.Sprintf("Schedule: %s.", b.arch.Schedule(b.p)))
+	b.checkBegin()
 	m.blocks(r.ptr, r.end, "done")
 	hp := b.hp()
 	m.comment("Working variables a..e from h.")
@@ -211,16 +214,20 @@ func (b *backend) Advance(label string) { b.m.advance(b.regs.ptr, b.regs.end, la
 
 // NextBlock adds a..e into h and sets a..e from h for the next block.
 func (b *backend) NextBlock() {
+	b.checkExit()
 	b.Comment("h += a..e.")
 	b.sum(true)
 }
 
 // Finish adds a..e into h, stores h and returns.
 func (b *backend) Finish() {
+	b.checkExit()
 	b.Comment("h += a..e.")
 	b.sum(false)
+	b.checkDone()
 	b.m.label("done")
 	b.m.ret()
+	b.flaggedExit()
 }
 
 // sum adds the variables after round 79 into h; it stores h unless next,

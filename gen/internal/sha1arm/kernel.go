@@ -5,6 +5,7 @@ import (
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/arm64"
+	. "github.com/simdhash/simdhash/gen/internal/arm64"
 	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
@@ -22,6 +23,11 @@ func (a Arch) Generate(p Params, name, constraint string) (*armemit.File, string
 	if name == "" {
 		name = Function
 	}
+	return a.generate(p, name, constraint, sha1sched.Contract{})
+}
+
+// generate is Generate with contract c: plain, or Checked (check.go).
+func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) (*armemit.File, string, error) {
 	if err := a.Validate(p); err != nil {
 		return nil, "", err
 	}
@@ -35,9 +41,19 @@ func (a Arch) Generate(p Params, name, constraint string) (*armemit.File, string
 		}
 		file = f.File
 		k := KTable(file, "sha1NEONK")
+		var chk *CheckA64
+		if c.Result == sha1sched.Checked {
+			chk = CheckTable(file, "ubcD")
+		}
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, sha1sched.Contract{}.Signature()))
+			fn := must(f.Func(name, c.Signature()))
 			fn.SetFrame(a64Frame)
+			if chk != nil {
+				chk.F, chk.Base = fn, Reg(checkBase)
+				chk.Sets, chk.Accs = checkSets, checkAccs
+				chk.Group = func(g int) VReg { return VReg(b.regs.w[sha1sched.Window(g).WindowIndex()]) }
+				b.check = chk
+			}
 			return &a64{f: fn, ktab: k, slots: [4]greg(b.regs.ring)}
 		}
 	case ARM:
@@ -55,7 +71,7 @@ func (a Arch) Generate(p Params, name, constraint string) (*armemit.File, string
 	default:
 		return nil, "", fmt.Errorf("sha1arm: no architecture %d", a)
 	}
-	if err := sha1sched.Generate(b, p.Schedule, name, sha1sched.Contract{}); err != nil {
+	if err := sha1sched.Generate(b, p.Schedule, name, c); err != nil {
 		return nil, "", err
 	}
 	if p.Order != OrderDescription {

@@ -195,6 +195,9 @@ func (p params) block(m machine, r roles) {
 		for s := range p.streams {
 			p.group(m, r, s, g)
 		}
+		if c, ok := m.(interface{ afterGroup(g int) }); ok {
+			c.afterGroup(g) // the checking kernel's work after each group (check.go)
+		}
 	}
 }
 
@@ -277,6 +280,9 @@ func (p params) kernel(m machine) {
 		m.comment("Count the block; the last one loads itself again in place of the next.")
 		m.nextBlock()
 		p.block(m, r)
+		if c, ok := m.(interface{ exitIfFlagged() }); ok {
+			c.exitIfFlagged() // a checking kernel's stop before a flagged block (check.go)
+		}
 		p.finish(m, r)
 		if i == 0 {
 			m.exitIfLast("store")
@@ -286,6 +292,9 @@ func (p params) kernel(m machine) {
 	m.label("store")
 	for s := range p.streams {
 		m.storeState(s, p.at(s, sa), p.at(s, hE)) // after any block, sa and sb both hold a..d
+	}
+	if c, ok := m.(interface{ stored() }); ok {
+		c.stored() // a checking kernel's count of the blocks (check.go)
 	}
 	m.label("done")
 	m.ret()

@@ -43,6 +43,9 @@ type Options struct {
 	// Streams is the number of independent streams (1 to 2 on arm64):
 	// one is blockCE, of the Blocks form; more take the Streams form.
 	Streams int
+	// Checked asks for package sha1dc's checking kernel instead
+	// (check.go): one stream on arm64, the function CheckedName.
+	Checked bool
 	// Lanes makes the streams the lanes of a multi-lane kernel of
 	// sha1.SumMany, manyCE<Streams>, of the Lanes form (lanes.go): arm64
 	// only, 2 streams.
@@ -107,6 +110,9 @@ var Defaults = Options{arch: sha1arm.ARM64, ahead: defaultAhead, copied: default
 // Generate builds the file of the kernel blockCE for o and returns it with
 // the block loop in GNU syntax.
 func Generate(o Options) (*armemit.File, string, error) {
+	if o.Checked {
+		return GenerateChecked(o)
+	}
 	if err := o.check(); err != nil {
 		return nil, "", err
 	}
@@ -152,15 +158,19 @@ func Generate(o Options) (*armemit.File, string, error) {
 	return file, loop, nil
 }
 
-// Command is the command line of the generator gen/sha1_ce, with the knobs
-// in o.
+// Command is the command line of the generator gen/sha1_ce (gen/sha1dc_ce
+// with o.Checked), with the knobs in o.
 func Command(o *Options) armemit.Generator {
+	name, fn := "sha1_ce", "blockCE"
+	if o.Checked {
+		name, fn = "sha1dc_ce", CheckedName
+	}
 	return armemit.Generator{
-		Name:      "sha1_ce",
+		Name:      name,
 		Arch:      &o.arch,
 		ArchUsage: "the architecture: arm64 or arm",
 		GNUUsage:  "write the block loop in GNU syntax to `file` (for llvm-mca)",
-		GNUAbout:  "The block loop of blockCE in GNU syntax (for llvm-mca):",
+		GNUAbout:  "The block loop of " + fn + " in GNU syntax (for llvm-mca):",
 		Flags:     func(fs *flag.FlagSet) { knob.Register(fs, o.knobs()...) },
 		Generate: func() (*armemit.File, string, error) {
 			file, loop, err := Generate(*o)

@@ -136,6 +136,9 @@ type amd64 struct {
 	vecs     []reg.VecPhysical // vreg i is vecs[i]
 	lanes    int
 	k, bswap Mem // K; the byte-swap indexes
+	// early, if set, emits what must come before Begin's exit without a
+	// block: a checking kernel's zero result (check_amd64.go).
+	early func()
 }
 
 // The general registers of the kernels.
@@ -180,6 +183,9 @@ func (b *amd64) Begin(name, sig string, ring, gather bool, comment ...string) {
 	c.Load(c.Param("p"), pp)
 	c.Load(c.Param("c"), rp)
 	c.Load(c.Param("n"), end)
+	if b.early != nil {
+		b.early()
+	}
 	c.Comment("Nothing to do without a block.")
 	c.TESTQ(end, end)
 	c.JZ(LabelRef("done"))

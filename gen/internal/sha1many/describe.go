@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
+	"github.com/simdhash/simdhash/gen/internal/ubcvec"
 )
 
 const (
@@ -67,6 +68,7 @@ type emitter struct {
 	work              [workRegs]vreg  // the schedule's and the loads' registers
 	wregs             []vreg          // W[t] in wregs[t%16]; nil when W is in the ring (slot)
 	model             sha1sched.Model // W accesses in emission order: the ring (home) and the latest words (cache)
+	chk               [][]ubcvec.Op   // a checking kernel's terms, by the round that hosts them (check.go)
 }
 
 // newEmitter plans the registers 0..numVec-1 of a kernel with choices p.
@@ -118,10 +120,17 @@ func (e *emitter) comment(format string, args ...any) { e.a.Comment(fmt.Sprintf(
 // those loads, and the update of h after each block.
 func (e *emitter) function(name string) error {
 	b, L := e.b, int(e.p.Stream.Lookahead)
-	b.Begin(name, contract.Signature(), e.wregs == nil, e.p.Load == LoadGather,
+	sig := contract.Signature()
+	if e.chk != nil {
+		sig = checkedSig
+	}
+	b.Begin(name, sig, e.wregs == nil, e.p.Load == LoadGather,
 		fmt.Sprintf("%s absorbs n blocks of each of %d lanes into h, %d lanes per vector register.", name, b.Lanes(), b.Lanes()),
 		fmt.Sprintf("Schedule: %s.", e.p.String(b)))
 	b.Setup(e.counts, e.blk)
+	if e.chk != nil {
+		b.(checker).CheckBegin(e.counts, e.blk, e.mask)
+	}
 	b.Prefetch()
 	e.comment("The working variables from h.")
 	for i, r := range e.v0.words() {
@@ -132,7 +141,9 @@ func (e *emitter) function(name string) error {
 		Lookahead: L, Ring: &e.model,
 		Prologue: "Prologue: W[0..%d] of the first block.",
 		Advance:  "Advance to the next block, or finish the last one without its loads.",
-		Vector:   e.unit, Round: func(t int, vector []step) { merge(e.round(t, e.vars(t)), vector) },
+		Vector:   e.unit, Round: func(t int, vector []step) {
+			merge(e.round(t, e.vars(t)), append(vector[:len(vector):len(vector)], e.checkSteps(t)...))
+		},
 		Backend: loop{e},
 	}.Emit()
 	if err := sha1sched.CheckBlocks(prologue, head, next, last); err != nil {
@@ -162,6 +173,9 @@ func (l loop) NextBlock()                         { l.e.updateH(l.e.vars(80), l.
 func (l loop) Finish() {
 	l.e.updateH(l.e.vars(80), l.e.vars(80))
 	l.e.b.Label("done")
+	if l.e.chk != nil {
+		l.e.b.(checker).CheckFinish()
+	}
 	l.e.b.Finish()
 }
 
@@ -174,6 +188,9 @@ func (l loop) Finish() {
 func (e *emitter) updateH(v, to vars) {
 	e.comment("h += a..e in the lanes that absorb this block; the sums are the next block's a..e.")
 	e.b.Retire(e.counts, e.blk, e.mask)
+	if e.chk != nil {
+		e.b.(checker).CheckRecord(e.work[0])
+	}
 	type move struct {
 		dst, src vreg
 		row      int

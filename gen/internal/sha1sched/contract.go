@@ -50,6 +50,16 @@ const (
 	// Absorbed: the number of blocks the kernel absorbed, as a uint32 (a
 	// kernel that stops at a flagged block returns where it stopped).
 	Absorbed
+	// Checked: the kernel evaluates the unavoidable-bit-condition check
+	// of SHA-1 collision detection (gen/internal/ubc, as planned by
+	// gen/internal/ubcvec) on every block's W, beside the rounds, and
+	// stops at the first block whose mask is not zero, without absorbing
+	// it: it returns n, the blocks absorbed before it, and mask, that
+	// block's mask (ubc.Mask of its W), with h the chaining value before
+	// it; mask 0 means it absorbed every block. Package sha1dc then
+	// recompresses that block in Go and calls the kernel again for the
+	// rest.
+	Checked
 )
 
 var forms = [...]string{
@@ -66,8 +76,11 @@ func (c Contract) Signature() string {
 		params += fmt.Sprintf(", w *[80]uint32, s *[%d][5]uint32", len(c.Trace))
 	}
 	sig := "func(" + params + ")"
-	if c.Result == Absorbed {
+	switch c.Result {
+	case Absorbed:
 		sig += " uint32"
+	case Checked:
+		sig += " (n uint32, mask uint32)"
 	}
 	return sig
 }

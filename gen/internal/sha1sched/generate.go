@@ -1,6 +1,10 @@
 package sha1sched
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/simdhash/simdhash/gen/internal/ubcvec"
+)
 
 // A Step emits one operation of the target: an instruction, or the few
 // instructions that one operation of the description becomes there.
@@ -49,6 +53,17 @@ type Backend interface {
 	Control
 }
 
+// A CheckBackend is a Backend that can emit the UBC check of a contract
+// whose Result is Checked: Check lowers one operation of the plan of
+// gen/internal/ubcvec, whose group g is the window register Window(g),
+// and the backend's NextBlock and Finish end the kernel at a block whose
+// mask is not zero (Contract.Result). The check's temporaries and
+// accumulator are registers of the backend's own, beside the plan's ten.
+type CheckBackend interface {
+	Backend
+	Check(op ubcvec.Op) []Step
+}
+
 // Control is the control flow of a description's loop (Loop).
 type Control interface {
 	// Comment emits a comment line.
@@ -81,6 +96,17 @@ func Generate(b Backend, s Schedule, name string, c Contract) error {
 			return fmt.Errorf("%s: a trace of the state after %d rounds: want 1..80", name, t)
 		}
 	}
+	if c.Result == Checked {
+		if _, ok := b.(CheckBackend); !ok {
+			return fmt.Errorf("%s: the backend cannot emit the UBC check", name)
+		}
+		if c.Trace != nil {
+			return fmt.Errorf("%s: a checking kernel keeps no trace", name)
+		}
+		if b.Registers() < planRegisters {
+			return fmt.Errorf("%s: the UBC check reads W from the window's registers: it needs the %d of the plan, not %d", name, planRegisters, b.Registers())
+		}
+	}
 	if r := b.Registers(); r < SpillRegisters {
 		return fmt.Errorf("%s: %d vector registers: the description needs %d, spilling all but the last %d groups of the window", name, r, SpillRegisters, SpillWindow)
 	}
@@ -91,6 +117,13 @@ func Generate(b Backend, s Schedule, name string, c Contract) error {
 // show the ring model rejecting what Validate would have.
 func generate(b Backend, s Schedule, name string, c Contract) error {
 	d := &driver{b: b, s: s, c: c, ring: &Model{}}
+	if c.Result == Checked {
+		check, err := DealCheck(s.Lookahead)
+		if err != nil {
+			return fmt.Errorf("%s with %s: %w", name, s, err)
+		}
+		d.check = check
+	}
 	b.Begin(name, c)
 	prologue, head, next, last := Loop{
 		Lookahead: int(s.Lookahead), Ring: d.ring,
@@ -166,15 +199,22 @@ func (l Loop) Emit() (prologue, head, next, last Trace) {
 }
 
 type driver struct {
-	b    Backend
-	s    Schedule
-	c    Contract
-	ring *Model
+	b     Backend
+	s     Schedule
+	c     Contract
+	ring  *Model
+	check [][]ubcvec.Op // with a Checked contract: the check's operations of each round
 }
 
-// merge emits round t with the vector steps it hosts, then what the trace
-// keeps of the state after it.
+// merge emits round t with the vector steps it hosts (and the check's,
+// after them), then what the trace keeps of the state after it.
 func (d *driver) merge(t int, vector []Step) {
+	if d.check != nil {
+		vector = vector[:len(vector):len(vector)] // the group's other rounds follow in the array
+		for _, op := range d.check[t] {
+			vector = append(vector, d.b.(CheckBackend).Check(op)...)
+		}
+	}
 	d.s.Placement.Merge(d.round(t), vector)
 	for i, after := range d.c.Trace {
 		if after == t+1 {
@@ -209,6 +249,38 @@ func (d *driver) groupSteps(g int) []Step {
 		steps = append(steps, Commented(d.b, op.Comment, d.b.Vector(op))...)
 	}
 	return steps
+}
+
+// DealCheck places the operations of the UBC check (ubcvec.Plan) among
+// the rounds of a block for look-ahead l. Group g's words are in their
+// window register from the round that ends its steps, 4g-l+3, up to the
+// round before the steps of the group that takes the register over
+// start: group g+8 of the block for g < 12; for 12 <= g < 16, group g-8
+// of the next block, in its round 4(g-8)-l; for g >= 16, the next block's
+// group g-16 (the window restarts with each block: Group), in this
+// block's round 80+4(g-16)-l. The check's last operation, the Reduce,
+// runs in round 78, before the block's end reads the mask. out[t] is what
+// round t hosts, after its own vector steps.
+func DealCheck(l Lookahead) ([][]ubcvec.Op, error) {
+	la := int(l)
+	live := ubcvec.Liveness{
+		Ready: func(g int) int { return wordsPerGroup*g - la + wordsPerGroup - 1 },
+		Live: func(g int) int {
+			switch {
+			case g < groupsPerBlock-windowGroups:
+				return wordsPerGroup*(g+windowGroups) - la - 1
+			case g < 2*windowGroups:
+				return min(79, 80+wordsPerGroup*(g-windowGroups)-la-1)
+			}
+			return 80 + wordsPerGroup*(g-2*windowGroups) - la - 1
+		},
+	}
+	items, reduce := ubcvec.Plan()
+	from := 80
+	for _, it := range items {
+		from = min(from, live.Ready(it.Hi))
+	}
+	return ubcvec.Deal(items, reduce, live, max(from, 0), 78, 80)
 }
 
 // maxAhead is the number of later rounds whose W+K reads a round is

@@ -30,6 +30,8 @@ type cpu struct {
 	w    [80]uint32              // the trace's W (KeepW)
 	s    [][5]uint32             // the trace's states (KeepState)
 	n    uint32                  // the result: the blocks absorbed
+	chk  checkState              // the UBC check's registers, with a Checked contract
+	blk  int                     // this block's offset in msg, for the check's test
 	msg  []byte
 	ptr  int // this block's offset in msg
 	end  int // one past the last whole block
@@ -47,6 +49,7 @@ type model struct {
 	prog   []instr
 	labels map[string]int
 	text   []string // the program, one line per instruction, for failure reports
+	c      Contract
 }
 
 func newModel(shape RotateShape) *model {
@@ -70,6 +73,7 @@ func (b *model) Label(name string)                  { b.labels[name] = len(b.pro
 func (b *model) Jump(label string)                  { b.emit("jump "+label, b.jumpTo(label)) }
 
 func (b *model) Begin(name string, c Contract) {
+	b.c = c
 	b.emit("begin", func(m *cpu) {
 		m.s = make([][5]uint32, len(c.Trace))
 		m.ptr, m.end = 0, len(m.msg)&^63
@@ -92,7 +96,9 @@ func (b *model) Advance(label string) {
 }
 
 func (b *model) NextBlock() {
+	b.exitFlagged()
 	b.emit("next block", func(m *cpu) {
+		m.blk = m.ptr
 		for i := range m.h {
 			m.h[i] += m.r[name(i, 80)]
 		}
@@ -112,6 +118,7 @@ func (b *model) KeepState(i, t int) {
 }
 
 func (b *model) Finish() {
+	b.exitFlagged()
 	b.emit("finish", func(m *cpu) {
 		for i := range m.h {
 			m.h[i] += m.r[name(i, 80)]

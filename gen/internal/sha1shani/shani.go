@@ -130,6 +130,9 @@ func block(m machine, streams int) {
 		for s := range streams {
 			group(m, s, g)
 		}
+		if h, ok := m.(interface{ afterGroup(g int) }); ok {
+			h.afterGroup(g) // a machine's own work after each group (check.go)
+		}
 	}
 	m.comment("E = rol30(A of rounds 76-79's start) + saved E; A..D += saved A..D.")
 	for s := range streams {

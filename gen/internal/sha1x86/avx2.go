@@ -68,8 +68,9 @@ func pairSlot(b, half, t int) sha1sched.Slot {
 	return sha1sched.Slot{Buf: b, Off: 32*(t/4) + 16*half + 4*(t%4)}
 }
 
-// generatePair emits the pair kernel name(h *[5]uint32, p []byte).
-func generatePair(ctx *build.Context, k Kernel, p Params, name string) error {
+// generatePair emits the pair kernel name with contract c (plain or
+// Checked): func(h *[5]uint32, p []byte).
+func generatePair(ctx *build.Context, k Kernel, p Params, name string, c sha1sched.Contract) error {
 	e := &backend{
 		ctx: ctx, isa: k.isa(ctx), k: k, p: p,
 		w:     [8]reg.VecPhysical{reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7},
@@ -82,7 +83,7 @@ func generatePair(ctx *build.Context, k Kernel, p Params, name string) error {
 		pair:  &pairPlan{cur: reg.R12, next: reg.R13, lo: reg.R14, hi: reg.R11},
 	}
 	e.constants()
-	return e.pairFunction(name)
+	return e.pairFunction(name, c)
 }
 
 // pairGroupSteps lowers group g of the pair being loaded (from lo and hi)
@@ -98,10 +99,17 @@ func (e *backend) pairGroupSteps(g, base int) []step {
 	return steps
 }
 
-func (e *backend) pairFunction(name string) error {
+func (e *backend) pairFunction(name string, k sha1sched.Contract) error {
 	c, pp := e.ctx, e.pair
+	how := "two blocks per vector pass, with AVX2, BMI1 and BMI2"
+	if k.Result == sha1sched.Checked {
+		how += ", and stops before the first block whose UBC mask is not zero"
+		if err := e.pairCheckPlan(); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	// Not NOSPLIT: 1.3 KB of buffers is over the nosplit limit.
-	e.begin(name, 0, "two blocks per vector pass, with AVX2, BMI1 and BMI2", sha1sched.Contract{})
+	e.begin(name, 0, how, k)
 	pp.bufs = [2]Mem{c.AllocLocal(pairBufBytes), c.AllocLocal(pairBufBytes)}
 	pp.end = c.AllocLocal(8)
 	abcde := [5]reg.GPPhysical{reg.EAX, reg.EBX, reg.ECX, reg.EDX, reg.ESI}
@@ -121,12 +129,16 @@ func (e *backend) pairFunction(name string) error {
 		for _, s := range e.pairGroupSteps(g, 0) {
 			s()
 		}
+		for _, s := range e.pairCheckPrologue(g) {
+			s()
+		}
 	}
 	c.XCHGQ(pp.cur, pp.next)
 	pp.model.Swap()
 	prologue := pp.model.Cut()
 
 	c.Label("loop")
+	e.pairMasks()
 	c.Comment("The next pair: p+128 and p+192, each pointed back at the last block it would pass.")
 	c.LEAQ(Mem{Base: e.ptr, Disp: 128}, pp.lo)
 	e.pairPointers(pp.lo)
@@ -138,10 +150,12 @@ func (e *backend) pairFunction(name string) error {
 			c.CMPQ(e.scratch, pp.end)
 			c.JAE(LabelRef("done"))
 		}
+		e.pairExit(half)
 		for t := 0; t < 80; t++ {
 			// Groups 10*half .. 10*half+9 of the next pair, one per 8 rounds.
 			g := 10*half + t/8
 			steps := e.p.Placement.Deal(e.pairGroupSteps(g, 160), t%8, 8)
+			steps = append(steps[:len(steps):len(steps)], e.pairCheckAt(80*half+t)...)
 			r := sha1sched.Round{T: t, F: sha1sched.F(t), Ch: e.p.Ch, Maj: e.p.Maj,
 				WK: pp.model.Read(80*half+t, pairSlot(bufCur, half, t))}
 			round := sha1sched.Commented(e, fmt.Sprintf("Round %d of block %d", t, half), rounds.round(r))
@@ -178,8 +192,10 @@ func (e *backend) pairFunction(name string) error {
 	}
 
 	c.Label("done")
+	e.pairDone()
 	c.VZEROUPPER()
 	c.RET()
+	e.pairFlagged()
 	return nil
 }
 

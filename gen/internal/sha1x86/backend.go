@@ -10,6 +10,7 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/frame32"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
+	"github.com/simdhash/simdhash/gen/internal/ubcvec"
 )
 
 type step = sha1sched.Step
@@ -47,8 +48,9 @@ type backend struct {
 	// it for the block pointer and as the rounds' temporary.
 	free reg.GPPhysical
 
-	lanes int       // blocks per vector register: 1, or 2 for the pair kernel
-	pair  *pairPlan // the pair kernel's buffers and pointers, else nil
+	lanes int        // blocks per vector register: 1, or 2 for the pair kernel
+	pair  *pairPlan  // the pair kernel's buffers and pointers, else nil
+	chk   *checkPlan // with a Checked contract: the UBC check's registers and constants
 }
 
 // newBackend returns the backend of a one-block kernel, its constants
@@ -88,7 +90,12 @@ func (e *backend) Jump(label string)                  { e.ctx.JMP(LabelRef(label
 // and so does a trace until Finish.
 func (e *backend) Begin(name string, k sha1sched.Contract) {
 	c := e.ctx
-	e.begin(name, attr.NOSPLIT, "with the "+e.isa.Name()+" instruction set", k)
+	how := "with the " + e.isa.Name() + " instruction set"
+	if k.Result == sha1sched.Checked {
+		how += ", and stops before the first block whose UBC mask is not zero"
+		e.chk = newCheckPlan(c, "ubcD", [ubcvec.Temps]reg.VecPhysical{reg.X11, reg.X12}, reg.X13, 1)
+	}
+	e.begin(name, attr.NOSPLIT, how, k)
 	e.ring = c.AllocLocal(4 * sha1sched.RingWords)
 	e.endMem = c.AllocLocal(8)
 	if k.Trace != nil {
@@ -127,6 +134,7 @@ func (e *backend) KeepState(i, t int) {
 }
 
 func (e *backend) NextBlock() {
+	e.checkExit()
 	e.count()
 	v := e.vars(80)
 	for i, r := range e.sum(v) {
@@ -137,6 +145,7 @@ func (e *backend) NextBlock() {
 
 func (e *backend) Finish() {
 	c := e.ctx
+	e.checkExit()
 	e.count()
 	c.Comment("Store h.")
 	c.Load(c.Param("h"), e.ptr)
@@ -148,6 +157,7 @@ func (e *backend) Finish() {
 	}
 	c.Label("done")
 	c.RET()
+	e.flaggedExit()
 }
 
 // copyTrace copies the trace from the stack to the caller's w and s, each
@@ -166,7 +176,7 @@ func (e *backend) copyTrace(load func(param string), ptr, tmp reg.GPPhysical) {
 // count adds the block just absorbed to the result, if the kernel returns
 // the blocks it absorbed.
 func (e *backend) count() {
-	if e.c.Result == sha1sched.Absorbed {
+	if e.c.Result == sha1sched.Absorbed || e.c.Result == sha1sched.Checked {
 		e.ctx.ADDL(U8(1), e.ret)
 	}
 }
@@ -194,7 +204,7 @@ func (e *backend) begin(name string, attrs attr.Attribute, how string, k sha1sch
 	c.SignatureExpr(k.Signature())
 	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, "+how+".", sched)
 	c.Comment(sched)
-	if k.Result == sha1sched.Absorbed {
+	if k.Result == sha1sched.Absorbed || k.Result == sha1sched.Checked {
 		if e.frame != nil {
 			e.ret = e.arg("ret")
 		} else {
@@ -205,6 +215,13 @@ func (e *backend) begin(name string, attrs attr.Attribute, how string, k sha1sch
 			e.ret = ret.Addr
 		}
 		c.MOVL(U32(0), e.ret)
+	}
+	if k.Result == sha1sched.Checked {
+		m, err := c.Return("mask").Resolve()
+		if err != nil {
+			panic("sha1x86: " + err.Error())
+		}
+		c.MOVL(U32(0), m.Addr)
 	}
 }
 

@@ -39,6 +39,12 @@ type ISA interface {
 	Shuffle32(dst, a reg.VecPhysical, order uint8)
 	// UnpackLo64 sets dst to the low 64 bits of a, then those of b (PUNPCKLQDQ).
 	UnpackLo64(dst, a, b reg.VecPhysical)
+	// Sra32 shifts each 32-bit lane of a right by n bits, copying the sign.
+	Sra32(dst, a reg.VecPhysical, n int)
+	// AndMem and AndNotMem set dst = a & [m] and ^a & [m]; m is 16-byte
+	// aligned (32-byte for YMM).
+	AndMem(dst, a reg.VecPhysical, m Mem)
+	AndNotMem(dst, a reg.VecPhysical, m Mem)
 }
 
 // newSSE returns the ISA of the "ssse3" kernel: SSE2 and SSSE3 (PSHUFB,
@@ -128,6 +134,19 @@ func (s sse) UnpackLo64(dst, a, b reg.VecPhysical) {
 	s.ctx.PUNPCKLQDQ(b, dst)
 }
 
+func (s sse) Sra32(dst, a reg.VecPhysical, n int) {
+	s.into(dst, a)
+	s.ctx.PSRAL(U8(n), dst)
+}
+func (s sse) AndMem(dst, a reg.VecPhysical, m Mem) {
+	s.into(dst, a)
+	s.ctx.PAND(m, dst)
+}
+func (s sse) AndNotMem(dst, a reg.VecPhysical, m Mem) {
+	s.into(dst, a)
+	s.ctx.PANDN(m, dst)
+}
+
 type avx struct{ ctx *build.Context }
 
 func (v avx) Name() string { return "avx" }
@@ -150,3 +169,6 @@ func (v avx) ShrBytes(dst, a reg.VecPhysical, n int)        { v.ctx.VPSRLDQ(U8(n
 func (v avx) Align(dst, hi, lo reg.VecPhysical, n int)      { v.ctx.VPALIGNR(U8(n), lo, hi, dst) }
 func (v avx) Shuffle32(dst, a reg.VecPhysical, order uint8) { v.ctx.VPSHUFD(U8(order), a, dst) }
 func (v avx) UnpackLo64(dst, a, b reg.VecPhysical)          { v.ctx.VPUNPCKLQDQ(b, a, dst) }
+func (v avx) Sra32(dst, a reg.VecPhysical, n int)           { v.ctx.VPSRAD(U8(n), a, dst) }
+func (v avx) AndMem(dst, a reg.VecPhysical, m Mem)          { v.ctx.VPAND(m, a, dst) }
+func (v avx) AndNotMem(dst, a reg.VecPhysical, m Mem)       { v.ctx.VPANDN(m, a, dst) }

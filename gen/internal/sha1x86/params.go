@@ -191,8 +191,8 @@ func (k Kernel) Schedule(p Params) string {
 
 // Generate emits the kernel's function name with contract c (of the
 // Blocks form) into ctx (block<NAME> if name is empty): it absorbs
-// len(p)/64 whole blocks of p into h. The pair kernel keeps and returns
-// nothing more.
+// len(p)/64 whole blocks of p into h. The pair kernel keeps no trace, and
+// returns nothing or a Checked contract's result.
 func (k Kernel) Generate(ctx *build.Context, p Params, name string, c sha1sched.Contract) error {
 	if name == "" {
 		name = "block" + upper(k.Name)
@@ -201,10 +201,10 @@ func (k Kernel) Generate(ctx *build.Context, p Params, name string, c sha1sched.
 		return err
 	}
 	if k.pair {
-		if !c.Plain() {
-			return fmt.Errorf("%s: the pair kernel keeps no trace and returns nothing", k.Name)
+		if !c.Plain() && (c.Result != sha1sched.Checked || c.Trace != nil) {
+			return fmt.Errorf("%s: the pair kernel keeps no trace and returns nothing but a Checked contract's result", k.Name)
 		}
-		return generatePair(ctx, k, p, name)
+		return generatePair(ctx, k, p, name, c)
 	}
 	if k.target == avogen.I386 {
 		b, err := new386(ctx, k, p, c)

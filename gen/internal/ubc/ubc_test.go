@@ -7,6 +7,7 @@ import (
 
 	sha1cdc "github.com/pjbgf/sha1cd/cgo"
 	sha1cdubc "github.com/pjbgf/sha1cd/ubc"
+	"github.com/simdhash/simdhash/internal/ref"
 )
 
 // TestTable checks the shape of the data: every DV's difference is an
@@ -115,6 +116,52 @@ func TestMask(t *testing.T) {
 		Reach(d, &w)
 		if Mask(&w)&(1<<d) == 0 {
 			t.Errorf("Reach(%d) did not reach %s", d, DVs[d].Name())
+		}
+	}
+}
+
+// ReachBlock makes real blocks whose expanded message meets every term of
+// the DV asked for, from random blocks.
+func TestReachBlock(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 64))
+	for d := range DVs {
+		for range 10 {
+			var b [64]byte
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			r := ReachBlock(d, b)
+			w, _ := ref.SHA1Steps([5]uint32{}, &r)
+			if Mask(&w)&(1<<d) == 0 {
+				t.Fatalf("ReachBlock(%s) gives a block whose mask %#08x lacks it", DVs[d].Name(), Mask(&w))
+			}
+		}
+	}
+}
+
+// ReachBlockBut breaks the term asked for and meets the DV's others, for
+// every term of every DV.
+func TestReachBlockBut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 65))
+	for j, term := range Terms {
+		for d := range DVs {
+			if term.DVs&(1<<d) == 0 {
+				continue
+			}
+			var b [64]byte
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			r := ReachBlockBut(d, j, b)
+			w, _ := ref.SHA1Steps([5]uint32{}, &r)
+			if term.Holds(&w) {
+				t.Fatalf("term %d of %s holds", j, DVs[d].Name())
+			}
+			for k, o := range Terms {
+				if k != j && o.DVs&(1<<d) != 0 && !o.Holds(&w) {
+					t.Fatalf("term %d of %s broken, and term %d too", j, DVs[d].Name(), k)
+				}
+			}
 		}
 	}
 }

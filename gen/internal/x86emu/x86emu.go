@@ -467,6 +467,10 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 	case "VPAND", "VPANDD":
 		bin(func(x, y uint32) uint32 { return x & y })
 	case "VPOR", "VPORD":
+		if len(ops) == 4 { // merge-masked (check.go)
+			m.execCheck(op, ops, w)
+			return
+		}
 		bin(func(x, y uint32) uint32 { return x | y })
 	case "VPANDN", "VPANDND": // dst = ^a & b, a the second operand in Go's order
 		bin(func(x, y uint32) uint32 { return ^x & y })
@@ -600,7 +604,9 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 	case "VPGATHERQD":
 		m.gather(ops)
 	default:
-		panic("x86emu: no instruction " + op)
+		if !m.execCheck(op, ops, w) {
+			panic("x86emu: no instruction " + op)
+		}
 	}
 }
 

@@ -1,0 +1,112 @@
+package sha1shani
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/sha1x86"
+	"github.com/simdhash/simdhash/gen/internal/ubc"
+	"github.com/simdhash/simdhash/gen/internal/x86emu"
+)
+
+// checkOnly emits check(w *[80]uint32) uint32: the checking kernel's UBC
+// check alone, with or without avx512, on one W: each group of W[0..79]
+// loaded into its message register as the kernel has it (W[4g] in the top
+// lane) where the kernel's rounds would have computed it, then the
+// kernel's own work after the group (afterGroup); the mask as the kernel
+// tests it.
+func checkOnly(t *testing.T, ctx *build.Context, avx512 bool) {
+	dealt, err := dealCheck()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &checker{emitter: &emitter{ctx: ctx, ptr: []reg.GPPhysical{reg.RSI}}, dealt: dealt}
+	if avx512 {
+		k.gatherTable(ctx)
+	} else {
+		k.tab = sha1x86.NewCheckTable(ctx, "ubcD", 1, true)
+	}
+	ctx.Function("check")
+	ctx.SignatureExpr("func(w *[80]uint32) uint32")
+	if err := k.plan(1); err != nil {
+		t.Fatal(err)
+	}
+	buf := ctx.AllocLocal(16 * (checkHi - checkLo + 2))
+	ctx.Load(ctx.Param("w"), reg.RDI)
+	ctx.LEAQ(buf.Offset(15), checkBuf)
+	ctx.ANDQ(I8(-16), checkBuf)
+	for g := 0; g < groups; g++ {
+		w := k.reg(of(0, window(g)))
+		ctx.MOVOU(Mem{Base: reg.RDI, Disp: 16 * g}, w)
+		ctx.PSHUFD(U8(0x1b), w, w) // W[4g] in the top lane
+		k.afterGroup(g)
+	}
+	if avx512 {
+		ctx.VMOVD(gAcc.AsX(), checkMask.As32())
+	} else {
+		ctx.MOVQ(checkAcc, checkMask)
+	}
+	ctx.XORL(I32(-1), checkMask.As32())
+	ctx.Store(checkMask.As32(), ctx.ReturnIndex(0))
+	ctx.RET()
+}
+
+// Both forms of the SHA-NI kernels' check give ubc.Mask on the emulator:
+// on random words, on words that reach each DV (ubc.Reach), and on those
+// with each of the DV's terms broken in turn.
+func TestCheckEmulated(t *testing.T) {
+	for _, avx512 := range []bool{false, true} {
+		name := "sse"
+		if avx512 {
+			name = "avx512"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx := build.NewContext()
+			checkOnly(t, ctx, avx512)
+			f, err := x86emu.Compile(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn := x86emu.Function(f, "check")
+			rng := rand.New(rand.NewPCG(22, 1))
+			try := func(w *[80]uint32, what string) {
+				t.Helper()
+				m := x86emu.New(f)
+				var b []byte
+				for _, x := range w {
+					b = binary.LittleEndian.AppendUint32(b, x)
+				}
+				m.Args["w"] = m.Alloc("w", b, false)
+				m.Run(fn, 1<<16)
+				if got, want := uint32(m.Args["ret"]), ubc.Mask(w); got != want {
+					t.Fatalf("%s: mask %#08x, ubc.Mask %#08x", what, got, want)
+				}
+			}
+			var w [80]uint32
+			for range 100 {
+				for i := range w {
+					w[i] = rng.Uint32()
+				}
+				try(&w, "random words")
+			}
+			for d := range ubc.DVs {
+				for i := range w {
+					w[i] = rng.Uint32()
+				}
+				ubc.Reach(d, &w)
+				try(&w, "words reaching "+ubc.DVs[d].Name())
+				for _, term := range ubc.Terms {
+					if term.DVs&(1<<d) != 0 {
+						v := w
+						v[term.A] ^= 1 << term.KA
+						try(&v, "a term of "+ubc.DVs[d].Name()+" broken")
+					}
+				}
+			}
+		})
+	}
+}
