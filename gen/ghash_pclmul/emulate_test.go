@@ -360,6 +360,63 @@ func (m *machine) exec(op string, ops []Op) {
 		m.lanewise(ops[1], ops[0], ops[2], vw(), true, func(a, b [2]uint64) [2]uint64 { return [2]uint64{a[0] ^ b[0], a[1] ^ b[1]} })
 	case "PUNPCKLQDQ": // dst's low half stays, its high half is src's low one
 		m.lanewise(ops[1], ops[0], ops[1], 16, false, func(a, b [2]uint64) [2]uint64 { return [2]uint64{a[0], b[0]} })
+	case "PUNPCKHQDQ": // dst's high half goes low, src's high half high
+		m.lanewise(ops[1], ops[0], ops[1], 16, false, func(d, s [2]uint64) [2]uint64 { return [2]uint64{d[1], s[1]} })
+	case "VPUNPCKHQDQ": // src2, src1, dst: [src1's high half, src2's high half]
+		m.lanewise(ops[1], ops[0], ops[2], vw(), true, func(a, b [2]uint64) [2]uint64 { return [2]uint64{a[1], b[1]} })
+	case "PSLLQ", "PSRLQ", "VPSLLQ", "VPSRLQ": // $n, [src,] dst: each 64-bit element, zero for n > 63
+		n, zero, src := uint(16), false, ops[1]
+		if op[0] == 'V' {
+			n, zero = vw(), true
+		}
+		k := gp(0)
+		left := strings.HasPrefix(op, "PSLL") || strings.HasPrefix(op, "VPSLL")
+		w := m.read(src, n)
+		for i := range w {
+			switch {
+			case k > 63:
+				w[i] = 0
+			case left:
+				w[i] <<= k
+			default:
+				w[i] >>= k
+			}
+		}
+		m.write(ops[last], w, n, zero)
+	case "MOVSD": // register to register: the low 64 bits, the rest of dst kept
+		w := m.read(ops[1], 16)
+		w[0] = m.read(ops[0], 8)[0]
+		m.write(ops[1], w, 16, false)
+	case "VBLENDPD", "VPBLENDD": // $imm, src2, src1, dst: element i from src2 where imm bit i is set
+		imm, n := gp(0), vw()
+		b, a := m.read(ops[1], n), m.read(ops[2], n)
+		w := make([]uint64, n/8)
+		for i := range w {
+			if op == "VBLENDPD" {
+				w[i] = a[i]
+				if imm>>i&1 != 0 {
+					w[i] = b[i]
+				}
+				continue
+			}
+			for d := 0; d < 2; d++ { // the dwords of word i
+				mask := uint64(0xffffffff) << (32 * d)
+				from := a[i]
+				if imm>>(2*i+d)&1 != 0 {
+					from = b[i]
+				}
+				w[i] |= from & mask
+			}
+		}
+		m.write(ops[3], w, n, true)
+	case "VPBROADCASTQ": // m64 (or the low quadword of a register), dst
+		n := vw()
+		v := m.read(ops[0], 8)[0]
+		w := make([]uint64, n/8)
+		for i := range w {
+			w[i] = v
+		}
+		m.write(ops[1], w, n, true)
 	case "VPINSRQ": // $imm, r/m64, src, dst: src with half imm set to the 64 bits
 		w := m.read(ops[2], 16)
 		w[gp(0)&1] = gp(1)
@@ -383,7 +440,7 @@ func (m *machine) exec(op string, ops []Op) {
 	case "VPCLMULQDQ":
 		imm := gp(0)
 		m.lanewise(ops[2], ops[1], ops[3], vw(), true, func(a, b [2]uint64) [2]uint64 { return clmul(a, b, imm) })
-	case "VPTERNLOGD":
+	case "VPTERNLOGD", "VPTERNLOGQ": // bitwise: the element size matters only with a mask
 		imm, n := gp(0), vw()
 		c, b, a := m.read(ops[1], n), m.read(ops[2], n), m.read(ops[3], n)
 		w := make([]uint64, n/8)
