@@ -13,6 +13,7 @@ import (
 	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/internal/ref"
 )
 
@@ -592,16 +593,16 @@ func TestEmulatedPowers(t *testing.T) {
 // only the powers the input's length uses, H^1..H^min(n, group size), and
 // garbage after them.
 func TestEmulatedKernels(t *testing.T) {
-	variants := []params{
+	variants := append([]params{
 		{width: W128},
 		{width: W256},
 		{width: W256, threshold: 40},
 		{width: W512},
 		{width: W512, threshold: 48},
-	}
+	}, shapeVariants()...)
 	maxBlocks := 3*tableBlocks + 2*pclmulGroup
 	if testing.Short() {
-		variants = []params{{width: W128}, {width: W256}, {width: W512}}
+		variants = append([]params{{width: W128}, {width: W256}, {width: W512}}, shapeVariants()...)
 		maxBlocks = 2*tableBlocks + pclmulGroup + 3
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -628,7 +629,7 @@ func TestEmulatedKernels(t *testing.T) {
 		pf, pfns := emulated(t, params{width: W128})
 		pw := pfns["ghashPowers"]
 		for _, name := range names {
-			t.Run(fmt.Sprintf("%s/blocks=%s/threshold=%d", name, p.blocks, p.threshold), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s", name, strings.ReplaceAll(knob.Format(p.knobs()[1:]...), " ", "/")), func(t *testing.T) {
 				fn := fns[name]
 				for n := 0; n <= maxBlocks; n++ {
 					var h, y0 [16]byte
@@ -665,6 +666,46 @@ func TestEmulatedKernels(t *testing.T) {
 			})
 		}
 	}
+}
+
+// shapeVariants returns, for each width, its default shape with each
+// other choice of each schedule knob that the width takes, and a few
+// combinations of them: those that pipeline the reduction with another
+// form of its steps, and the 512-bit fold once with each.
+func shapeVariants() []params {
+	var out []params
+	valid := func(p params) error { q := p; return q.resolve() }
+	for _, w := range []Width{W128, W256, W512} {
+		base := params{width: w}
+		out = append(out, knob.Variants(base, func(p *params) []knob.Knob { return p.shapeKnobs() }, nil, valid)...)
+		for _, at := range []ReduceAt{ReduceAtFront, ReduceAtSpread, ReduceAtBack} {
+			for _, s := range []shape{
+				{mul: MulSchoolbook},
+				{reduction: ReductionShift},
+				{halves: HalvesUnpack},
+				{halves: HalvesPair},
+				{fold: FoldOnce},
+				{fold: FoldOnce, mul: MulSchoolbook, reduction: ReductionShift},
+			} {
+				s.reduceAt = at
+				if p := (params{width: w, shape: s}); valid(p) == nil {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	var uniq []params
+	seen := map[string]bool{}
+	for _, p := range out {
+		if err := p.resolve(); err != nil {
+			panic(err)
+		}
+		if k := knob.Format(p.knobs()...); !seen[k] && p.shape != defaultShape[p.width] {
+			seen[k] = true
+			uniq = append(uniq, p)
+		}
+	}
+	return uniq
 }
 
 func fill(rng *rand.Rand, b []byte) {
