@@ -359,6 +359,8 @@ func (m *machine) exec(op string, ops []Op) {
 		m.lanewise(ops[1], ops[0], ops[1], 16, false, func(a, b [2]uint64) [2]uint64 { return [2]uint64{a[0] ^ b[0], a[1] ^ b[1]} })
 	case "VPXOR", "VPXORD":
 		m.lanewise(ops[1], ops[0], ops[2], vw(), true, func(a, b [2]uint64) [2]uint64 { return [2]uint64{a[0] ^ b[0], a[1] ^ b[1]} })
+	case "VPAND", "VPANDD":
+		m.lanewise(ops[1], ops[0], ops[2], vw(), true, func(a, b [2]uint64) [2]uint64 { return [2]uint64{a[0] & b[0], a[1] & b[1]} })
 	case "PUNPCKLQDQ": // dst's low half stays, its high half is src's low one
 		m.lanewise(ops[1], ops[0], ops[1], 16, false, func(a, b [2]uint64) [2]uint64 { return [2]uint64{a[0], b[0]} })
 	case "PUNPCKHQDQ": // dst's high half goes low, src's high half high
