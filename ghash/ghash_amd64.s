@@ -268,7 +268,7 @@ TEXT ·ghashPCLMULAVX(SB), NOSPLIT, $0-40
 	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
 	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
-	// Knobs: mul=karatsuba halves=pshufd reduction=clmul reduce-at=after fold=every
+	// Knobs: mul=karatsuba halves=pshufd reduction=clmul reduce-at=after fold=every blend=blendpd
 	MOVQ p_len+24(FP), CX
 
 	// n = the number of whole blocks.

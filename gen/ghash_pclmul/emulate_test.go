@@ -631,7 +631,7 @@ func TestEmulatedKernels(t *testing.T) {
 		pf, pfns := emulated(t, params{width: W128})
 		pw := pfns["ghashPowers"]
 		for _, name := range names {
-			t.Run(fmt.Sprintf("%s/%s", name, strings.ReplaceAll(knob.Format(p.knobs()[1:]...), " ", "/")), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s", name, strings.ReplaceAll(fnKnobs(f, name), " ", "/")), func(t *testing.T) {
 				fn := fns[name]
 				for n := 0; n <= maxBlocks; n++ {
 					var h, y0 [16]byte
@@ -673,41 +673,79 @@ func TestEmulatedKernels(t *testing.T) {
 // shapeVariants returns, for each width, its default shape with each
 // other choice of each schedule knob that the width takes, and a few
 // combinations of them: those that pipeline the reduction with another
-// form of its steps, and the 512-bit fold once with each.
+// form of its steps, and the 512-bit fold once with each; at 128 bits
+// for both kernels, and for each alone.
 func shapeVariants() []params {
 	var out []params
 	valid := func(p params) error { q := p; return q.resolve() }
 	for _, w := range []Width{W128, W256, W512} {
-		base := params{width: w}
-		out = append(out, knob.Variants(base, func(p *params) []knob.Knob { return p.shapeKnobs() }, nil, valid)...)
-		for _, at := range []ReduceAt{ReduceAtFront, ReduceAtSpread, ReduceAtBack} {
-			for _, s := range []shape{
-				{mul: MulSchoolbook},
-				{reduction: ReductionShift},
-				{halves: HalvesUnpack},
-				{halves: HalvesPair},
-				{fold: FoldOnce},
-				{fold: FoldOnce, mul: MulSchoolbook, reduction: ReductionShift},
-			} {
-				s.reduceAt = at
-				if p := (params{width: w, shape: s}); valid(p) == nil {
-					out = append(out, p)
+		kernels := []Only{OnlyBoth}
+		if w == W128 {
+			kernels = []Only{OnlyBoth, OnlyAVX, OnlySSE}
+		}
+		for _, k := range kernels {
+			base := params{width: w, kernel: k}
+			out = append(out, knob.Variants(base, func(p *params) []knob.Knob { return p.shapeKnobs() }, nil, valid)...)
+			for _, at := range []ReduceAt{ReduceAtFront, ReduceAtSpread, ReduceAtBack} {
+				for _, s := range []shape{
+					{mul: MulSchoolbook},
+					{reduction: ReductionShift},
+					{reduction: ReductionMixed},
+					{halves: HalvesUnpack},
+					{halves: HalvesPair},
+					{halves: HalvesPair, reduction: ReductionShift, blend: BlendMask},
+					{halves: HalvesPair, reduction: ReductionShift, blend: BlendBlendpd},
+					{fold: FoldOnce},
+					{fold: FoldOnce, mul: MulSchoolbook, reduction: ReductionShift},
+				} {
+					s.reduceAt = at
+					if p := (params{width: w, kernel: k, shape: s}); valid(p) == nil {
+						out = append(out, p)
+					}
 				}
 			}
 		}
 	}
+	// Each distinct set of functions once: the shapes of every target.
 	var uniq []params
 	seen := map[string]bool{}
 	for _, p := range out {
 		if err := p.resolve(); err != nil {
 			panic(err)
 		}
-		if k := knob.Format(p.knobs()...); !seen[k] && p.shape != defaultShape[p.width] {
+		var key []string
+		changed := false
+		for _, t := range p.targets() {
+			s := p.shapeOf(t)
+			key = append(key, knob.Format(s.knobs()...))
+			changed = changed || s != defaultShape[t]
+		}
+		if k := fmt.Sprint(p.width, key); changed && !seen[k] {
 			seen[k] = true
 			uniq = append(uniq, p)
 		}
 	}
 	return uniq
+}
+
+// fnKnobs returns the knobs that function name prints in its "Knobs:"
+// comment.
+func fnKnobs(f *ir.File, name string) string {
+	for _, fn := range f.Functions() {
+		if fn.Name != name {
+			continue
+		}
+		for _, n := range fn.Nodes {
+			if c, ok := n.(*ir.Comment); ok {
+				for _, line := range c.Lines {
+					if k, ok := strings.CutPrefix(line, "Knobs: "); ok {
+						return k
+					}
+				}
+			}
+		}
+	}
+	return "no knobs"
 }
 
 func fill(rng *rand.Rand, b []byte) {

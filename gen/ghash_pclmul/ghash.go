@@ -216,8 +216,8 @@ func constants(ctx *build.Context) (bswap, poly Mem) {
 
 // loopConstants emits the tables the schedule of a loop may read, if
 // some loop's shape does: the byte reversal of each 64-bit half (-halves
-// pair) and the mask of each lane's high half (the 512-bit blend of
-// -reduction shift), 16 bytes each.
+// pair), the mask of each lane's low half (-blend mask) and of its high
+// half (the 512-bit blend of -reduction shift), 16 bytes each.
 func loopConstants(ctx *build.Context, loops []loop) loopMems {
 	var c loopMems
 	for _, lp := range loops {
@@ -233,7 +233,13 @@ func loopConstants(ctx *build.Context, loops []loop) loopMems {
 				ctx.AddDatum(8*half, U64(q))
 			}
 		}
-		if lp.shape.reduction == ReductionShift && lp.o.width() == 512 && c.hiMask.Symbol.Name == "" {
+		if lp.shape.blend == BlendMask && c.loMask.Symbol.Name == "" {
+			c.loMask = ctx.StaticGlobal("ghashLoMask")
+			ctx.DataAttributes(attr.RODATA | attr.NOPTR)
+			ctx.AddDatum(0, U64(^uint64(0)))
+			ctx.AddDatum(8, U64(0))
+		}
+		if lp.shape.reduction != ReductionCLMUL && lp.o.width() == 512 && c.hiMask.Symbol.Name == "" {
 			c.hiMask = ctx.StaticGlobal("ghashHiMask")
 			ctx.DataAttributes(attr.RODATA | attr.NOPTR)
 			ctx.AddDatum(0, U64(0))

@@ -39,6 +39,7 @@ func (m *model) shl64(dst, a reg.VecPhysical, n uint8)             { panic("not 
 func (m *model) shr64(dst, a reg.VecPhysical, n uint8)             { panic("not modelled") }
 func (m *model) blend64(dst, lo, hi reg.VecPhysical)               { panic("not modelled") }
 func (m *model) xorMem(dst, a reg.VecPhysical, x Mem)              { panic("not modelled") }
+func (m *model) andMem(dst, a reg.VecPhysical, x Mem)              { panic("not modelled") }
 func (m *model) shuffleMem(dst, a reg.VecPhysical, idx Mem)        { panic("not modelled") }
 func (m *model) broadcast64(dst reg.VecPhysical, x Mem)            { panic("not modelled") }
 
@@ -144,6 +145,9 @@ func TestGenerate(t *testing.T) {
 		{width: W256, shape: shape{fold: FoldOnce}},                           // no registers for the broadcast powers
 		{width: W128, shape: shape{fold: FoldOnce}},                           // nothing to fold
 		{width: W128, shape: shape{mul: MulSchoolbook, halves: HalvesUnpack}}, // no halves to sum
+		{width: W256, kernel: OnlyAVX},                                        // a choice of the 128-bit file
+		{width: W128, shape: shape{blend: BlendMask}},                         // pclmul-sse blends with MOVSD
+		{width: W512, shape: shape{blend: BlendMask}},                         // VPTERNLOGQ
 	} {
 		if err := generate(build.NewContext(), p); err == nil {
 			t.Errorf("%+v: no error", p)

@@ -71,6 +71,7 @@ type isa interface {
 	// from memory, at any alignment; broadcast64 sets every 64-bit half of
 	// dst to the 8 bytes at m. Not SSE.
 	xorMem(dst, a reg.VecPhysical, m Mem)
+	andMem(dst, a reg.VecPhysical, m Mem)
 	shuffleMem(dst, a reg.VecPhysical, idx Mem)
 	broadcast64(dst reg.VecPhysical, m Mem)
 }
@@ -133,6 +134,9 @@ func (s sse) blend64(dst, lo, hi reg.VecPhysical) {
 	s.ctx.MOVSD(lo, dst)
 }
 func (s sse) xorMem(reg.VecPhysical, reg.VecPhysical, Mem) {
+	panic("sse: memory operands need alignment")
+}
+func (s sse) andMem(reg.VecPhysical, reg.VecPhysical, Mem) {
 	panic("sse: memory operands need alignment")
 }
 func (s sse) shuffleMem(reg.VecPhysical, reg.VecPhysical, Mem) {
@@ -246,6 +250,7 @@ func (v vex) blend64(dst, lo, hi reg.VecPhysical) {
 	v.ctx.VPBLENDD(U8(0xcc), v.r(hi), v.r(lo), v.r(dst))
 }
 func (v vex) xorMem(dst, a reg.VecPhysical, m Mem)       { v.ctx.VPXOR(m, v.r(a), v.r(dst)) }
+func (v vex) andMem(dst, a reg.VecPhysical, m Mem)       { v.ctx.VPAND(m, v.r(a), v.r(dst)) }
 func (v vex) shuffleMem(dst, a reg.VecPhysical, idx Mem) { v.ctx.VPSHUFB(idx, v.r(a), v.r(dst)) }
 func (v vex) broadcast64(dst reg.VecPhysical, m Mem) {
 	if v.bits == 128 {
@@ -330,6 +335,7 @@ func (e evex) blend64(dst, lo, hi reg.VecPhysical) {
 	}
 }
 func (e evex) xorMem(dst, a reg.VecPhysical, m Mem) { e.ctx.VPXORD(m, e.r(a), e.r(dst)) }
+func (e evex) andMem(dst, a reg.VecPhysical, m Mem) { e.ctx.VPANDD(m, e.r(a), e.r(dst)) }
 func (e evex) shuffleMem(reg.VecPhysical, reg.VecPhysical, Mem) {
 	panic("evex: shuffleMem is not part of the description")
 }

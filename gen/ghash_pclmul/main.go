@@ -177,6 +177,7 @@ const (
 	ReductionAuto Reduction = iota
 	ReductionCLMUL
 	ReductionShift
+	ReductionMixed
 )
 
 var reductionSpec = &knob.Spec{Flag: "reduction", What: "how each of the reduction's two steps multiplies the low 64 bits by 0xc2<<56:",
@@ -184,6 +185,7 @@ var reductionSpec = &knob.Spec{Flag: "reduction", What: "how each of the reducti
 		ReductionAuto:  {Name: "auto", Help: "the width's default"},
 		ReductionCLMUL: {Name: "clmul", Help: "one carry-less multiply"},
 		ReductionShift: {Name: "shift", Help: "shifts by 57, 62 and 63 left and 7, 2 and 1 right, and a blend: no multiply"},
+		ReductionMixed: {Name: "mixed", Help: "the first step with shifts, the second with a multiply"},
 	}}
 
 func (r Reduction) String() string      { return reductionSpec.Name(int(r)) }
@@ -240,23 +242,90 @@ func (f Fold) String() string      { return foldSpec.Name(int(f)) }
 func (f *Fold) Set(s string) error { return knob.SetEnum(f, foldSpec, s) }
 func (*Fold) Spec() *knob.Spec     { return foldSpec }
 
+// Blend is the -blend knob: how the 128-bit VEX loops put one register's
+// low half and another's high half together (the pairs of -halves pair,
+// the shift reduction's two halves).
+type Blend int
+
+// The blends; BlendAuto is the loop's default.
+const (
+	BlendAuto Blend = iota
+	BlendBlendpd
+	BlendMask
+)
+
+var blendSpec = &knob.Spec{Flag: "blend", What: "how the 128-bit VEX loop joins two registers' halves (-halves pair, -reduction shift or mixed; SSE always uses MOVSD, 256 bits VPBLENDD, 512 VPTERNLOGQ):",
+	Choices: []knob.Choice{
+		BlendAuto:    {Name: "auto", Help: "the loop's default"},
+		BlendBlendpd: {Name: "blendpd", Help: "one VBLENDPD"},
+		BlendMask:    {Name: "mask", Help: "b + ((a + b) & the low halves' mask): three operations on any vector port (on Zen, VBLENDPD shares the multiplier's pipes)"},
+	}}
+
+func (b Blend) String() string      { return blendSpec.Name(int(b)) }
+func (b *Blend) Set(s string) error { return knob.SetEnum(b, blendSpec, s) }
+func (*Blend) Spec() *knob.Spec     { return blendSpec }
+
+// Only is the -kernel knob: which of the 128-bit kernels the schedule's
+// knobs shape.
+type Only int
+
+// The choices.
+const (
+	OnlyBoth Only = iota
+	OnlyAVX
+	OnlySSE
+)
+
+var onlySpec = &knob.Spec{Flag: "kernel", What: "which 128-bit kernel the schedule's knobs shape (-width 128); the other takes its defaults:",
+	Choices: []knob.Choice{
+		OnlyBoth: {Name: "both", Help: "pclmul (ghashPCLMULAVX) and pclmul-sse (ghashPCLMUL)"},
+		OnlyAVX:  {Name: "pclmul", Help: "ghashPCLMULAVX, in VEX encodings"},
+		OnlySSE:  {Name: "pclmul-sse", Help: "ghashPCLMUL, in SSE encodings"},
+	}}
+
+func (o Only) String() string      { return onlySpec.Name(int(o)) }
+func (o *Only) Set(s string) error { return knob.SetEnum(o, onlySpec, s) }
+func (*Only) Spec() *knob.Spec     { return onlySpec }
+
 // shape is the schedule of one loop's groups: the knobs that describe
-// how a group's work is done and ordered, resolved.
+// how a group's work is done and ordered.
 type shape struct {
 	mul       Mul
 	halves    Halves
 	reduction Reduction
 	reduceAt  ReduceAt
 	fold      Fold
+	blend     Blend
 }
 
-// defaultShape is each width's schedule; docs/ghash-vpclmul.md has the
-// measurements and llvm-mca models behind each choice. The 128-bit loops
-// of the 256- and 512-bit kernels take the 128-bit one.
-var defaultShape = map[Width]shape{
-	W128: {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery},
-	W256: {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery},
-	W512: {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery},
+func (s *shape) knobs() []knob.Knob {
+	return []knob.Knob{&s.mul, &s.halves, &s.reduction, &s.reduceAt, &s.fold, &s.blend}
+}
+
+// A target is a kind of loop with a default shape of its own: a width,
+// and at 128 bits the encoding.
+type target int
+
+const (
+	targetSSE  target = iota // ghashPCLMUL
+	targetAVX                // ghashPCLMULAVX
+	targetTail               // the 128-bit loops of the wide kernels (VEX), which no knob shapes
+	target256
+	target512
+)
+
+func (t target) width() Width {
+	return map[target]Width{targetSSE: W128, targetAVX: W128, targetTail: W128, target256: W256, target512: W512}[t]
+}
+
+// defaultShape is each target's schedule; docs/ghash-vpclmul.md has the
+// measurements and llvm-mca models behind each choice.
+var defaultShape = map[target]shape{
+	targetSSE:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
+	targetAVX:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
+	targetTail: {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
+	target256:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
+	target512:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
 }
 
 // params are the generator's knobs.
@@ -264,16 +333,42 @@ type params struct {
 	width     Width
 	blocks    Blocks
 	threshold Threshold
-	shape     shape
+	kernel    Only
+	shape     shape // as given; the targets' own are in shapes once resolved
+	shapes    map[target]shape
 }
 
 func (p *params) knobs() []knob.Knob {
-	return []knob.Knob{&p.width, &p.blocks, &p.threshold, &p.shape.mul, &p.shape.halves, &p.shape.reduction, &p.shape.reduceAt, &p.shape.fold}
+	return append([]knob.Knob{&p.width, &p.blocks, &p.threshold, &p.kernel}, p.shape.knobs()...)
 }
 
 // shapeKnobs are the knobs of the schedule, which every width has.
-func (p *params) shapeKnobs() []knob.Knob {
-	return []knob.Knob{&p.shape.mul, &p.shape.halves, &p.shape.reduction, &p.shape.reduceAt, &p.shape.fold}
+func (p *params) shapeKnobs() []knob.Knob { return p.shape.knobs() }
+
+// targets are the loops of the width whose shape the knobs give.
+func (p *params) targets() []target {
+	switch p.width {
+	case W256:
+		return []target{target256}
+	case W512:
+		return []target{target512}
+	}
+	switch p.kernel {
+	case OnlyAVX:
+		return []target{targetAVX}
+	case OnlySSE:
+		return []target{targetSSE}
+	}
+	return []target{targetSSE, targetAVX}
+}
+
+// shapeOf returns target t's resolved shape: the knobs' if they shape it,
+// else its default.
+func (p *params) shapeOf(t target) shape {
+	if s, ok := p.shapes[t]; ok {
+		return s
+	}
+	return defaultShape[t]
 }
 
 // defaultBlocks is the group size of each wide width's widest loop
@@ -287,8 +382,16 @@ func (p *params) resolve() error {
 	if err := knob.Check(p.knobs()...); err != nil {
 		return err
 	}
-	if err := p.shape.resolve(p.width); err != nil {
-		return err
+	if p.kernel != OnlyBoth && p.width != W128 {
+		return fmt.Errorf("-kernel chooses between the 128-bit kernels (-width 128)")
+	}
+	p.shapes = map[target]shape{}
+	for _, t := range p.targets() {
+		s := p.shape
+		if err := s.resolve(t); err != nil {
+			return err
+		}
+		p.shapes[t] = s
 	}
 	if p.width == W128 {
 		if p.blocks != BlocksAuto || p.threshold != 0 {
@@ -311,12 +414,19 @@ func (p *params) resolve() error {
 	return nil
 }
 
-// resolve fills in the width's defaults and rejects what the width
+// resolve fills in the target's defaults and rejects what the target
 // cannot do.
-func (s *shape) resolve(w Width) error {
-	d := defaultShape[w]
+func (s *shape) resolve(t target) error {
+	d, w := defaultShape[t], t.width()
 	if s.mul == MulAuto {
 		s.mul = d.mul
+	}
+	if s.mul == MulSchoolbook {
+		// No halves are summed: the form is pshufd's, whatever the default.
+		if s.halves != HalvesAuto && s.halves != HalvesPSHUFD {
+			return fmt.Errorf("-halves %s: -mul schoolbook sums no halves", s.halves)
+		}
+		s.halves = HalvesPSHUFD
 	}
 	if s.halves == HalvesAuto {
 		s.halves = d.halves
@@ -330,14 +440,17 @@ func (s *shape) resolve(w Width) error {
 	if s.fold == FoldAuto {
 		s.fold = d.fold
 	}
-	if s.mul == MulSchoolbook && s.halves != HalvesPSHUFD && s.halves != d.halves {
-		return fmt.Errorf("-halves %s: -mul schoolbook sums no halves", s.halves)
+	if s.blend == BlendAuto {
+		s.blend = d.blend
 	}
 	if s.halves == HalvesPair && w != W128 {
 		return fmt.Errorf("-halves pair pairs adjacent blocks of one lane: 128 bits only")
 	}
 	if s.fold == FoldOnce && w != W512 {
 		return fmt.Errorf("-fold once needs registers for eight broadcast key vectors: 512 bits only")
+	}
+	if s.blend != BlendBlendpd && t != targetAVX {
+		return fmt.Errorf("-blend %s: a knob of the 128-bit VEX loop (-width 128 -kernel pclmul)", s.blend)
 	}
 	return nil
 }
@@ -368,32 +481,35 @@ const gcmBadForm = "gcmBadForm"
 // width's own loop; the narrower loops of the wide kernels take their
 // widths' default shapes.
 func kernels(ctx *build.Context, p params) []kernelSpec {
-	def := func(w Width) shape {
-		var s shape
-		if err := s.resolve(w); err != nil {
-			panic(err)
+	v128 := loop{vex{ctx, 128}, pclmulGroup, defaultShape[targetTail]}
+	// knobs prints the knobs of a function whose widest loop is t's.
+	knobs := func(t target) string {
+		s := p.shapeOf(t)
+		k := s.knobs()
+		if t != targetAVX {
+			k = k[:len(k)-1] // -blend is the 128-bit VEX loop's alone
 		}
-		return s
+		if p.width != W128 {
+			k = append([]knob.Knob{&p.width, &p.blocks, &p.threshold}, k...)
+		}
+		return knob.Format(k...)
 	}
-	v128 := loop{vex{ctx, 128}, pclmulGroup, def(W128)}
-	knobs := knob.Format(p.knobs()...)
 	switch p.width {
 	case W128:
-		knobs = knob.Format(p.shapeKnobs()...)
 		return []kernelSpec{
-			{namePCLMUL, []loop{{sse{ctx}, pclmulGroup, p.shape}}, pclmulGroup, knobs},
-			{namePCLMULAVX, []loop{{vex{ctx, 128}, pclmulGroup, p.shape}}, pclmulGroup, knobs},
+			{namePCLMUL, []loop{{sse{ctx}, pclmulGroup, p.shapeOf(targetSSE)}}, pclmulGroup, knobs(targetSSE)},
+			{namePCLMULAVX, []loop{{vex{ctx, 128}, pclmulGroup, p.shapeOf(targetAVX)}}, pclmulGroup, knobs(targetAVX)},
 		}
 	case W256:
-		return []kernelSpec{{nameVPCLMUL + "256", []loop{{vex{ctx, 256}, p.blocks.n(), p.shape}, v128}, int(p.threshold), knobs}}
+		return []kernelSpec{{nameVPCLMUL + "256", []loop{{vex{ctx, 256}, p.blocks.n(), p.shapeOf(target256)}, v128}, int(p.threshold), knobs(target256)}}
 	case W512:
 		// The 256-bit loop of 16 blocks serves only what the 512-bit one
 		// leaves when that takes more, or starts later, than 16 blocks.
-		loops := []loop{{evex{ctx}, p.blocks.n(), p.shape}}
+		loops := []loop{{evex{ctx}, p.blocks.n(), p.shapeOf(target512)}}
 		if p.blocks.n() > 16 || p.threshold > 16 {
-			loops = append(loops, loop{vex{ctx, 256}, 16, def(W256)})
+			loops = append(loops, loop{vex{ctx, 256}, 16, defaultShape[target256]})
 		}
-		return []kernelSpec{{nameVPCLMUL + "512", append(loops, v128), int(p.threshold), knobs}}
+		return []kernelSpec{{nameVPCLMUL + "512", append(loops, v128), int(p.threshold), knobs(target512)}}
 	}
 	panic(fmt.Sprintf("width %d", p.width))
 }

@@ -63,6 +63,7 @@ type sched struct {
 	ptr, kp   reg.Register      // the group's first block; the key
 	pipelined bool              // the reduction runs among the next group's products
 	bswap64   Mem               // the byte reversal of each 64-bit half (-halves pair)
+	loMask    Mem               // all ones in each lane's low half, for blend, if not blend64
 	bk, bs    []reg.VecPhysical // -fold once: the broadcast powers and sums of each vector
 }
 
@@ -237,8 +238,8 @@ func (s *sched) pair(b int, dst sumRegs, src *sumRegs) []step {
 			o.load(r.x, at(0))
 		},
 		func() { o.load(xb, at(blockBytes)) },
-		func() { o.blend64(r.t, r.x, xb) },
 	}
+	steps = append(steps, s.blend(r.t, r.x, xb)...)
 	if o.memKey() {
 		steps = append(steps,
 			func() { o.xorMem(r.t, r.t, at(8)) },
@@ -289,21 +290,23 @@ func (s *sched) groupProducts(bcast bool, pre, dst sumRegs) (others, last []step
 
 // lowTimesC returns the steps that set the first temporary (p, of
 // temps) to the product of the low 64 bits of each lane of v and
-// polyConst, and exchange v's halves: with a carry-less multiply, or
-// (-reduction shift) with the product's shifts, [A, B] with A = v0<<57 +
+// polyConst, and exchange v's halves, for the reduction's first step or
+// its second: with a carry-less multiply, or (-reduction shift, and the
+// first step of mixed) with the product's shifts, [A, B] with A = v0<<57 +
 // v0<<62 + v0<<63 (64 bits) and B = v0>>7 + v0>>2 + v0>>1: A from v, B
 // from v with its halves exchanged (which the reduction needs anyway),
 // and a blend of the two, A's low half and B's high one.
-func (s *sched) lowTimesC(v reg.VecPhysical) []step {
+func (s *sched) lowTimesC(v reg.VecPhysical, first bool) []step {
 	o, r := s.o, s.r
 	p, q, x := s.temps()
-	if s.sh.reduction == ReductionCLMUL {
+	if s.sh.reduction == ReductionCLMUL || s.sh.reduction == ReductionMixed && !first {
 		return []step{func() { o.clmul(p, v, r.poly, 0x00) }, func() { o.swap(v, v) }}
 	}
+	var steps []step
 	if _, sse := o.(sse); sse {
 		// Two-operand shifts: each sum of three shifts as a chain in one
 		// register, copied once, rather than three copies; x is not used.
-		return []step{
+		steps = []step{
 			func() { o.copy(q, v) },
 			func() { o.shl64(q, q, 1) },
 			func() { o.xor(q, q, v) },
@@ -317,21 +320,42 @@ func (s *sched) lowTimesC(v reg.VecPhysical) []step {
 			func() { o.shr64(p, p, 1) },
 			func() { o.xor(p, p, v) },
 			func() { o.shr64(p, p, 1) }, // v>>7 + v>>2 + v>>1
-			func() { o.blend64(p, q, p) },
+		}
+	} else {
+		steps = []step{
+			func() { o.shl64(q, v, 57) },
+			func() { o.shl64(p, v, 62) },
+			func() { o.shl64(x, v, 63) },
+			func() { o.xor3(q, q, p, x) },
+			func() { o.swap(v, v) },
+			func() { o.shr64(p, v, 7) },
+			func() { o.shr64(x, v, 2) },
+			func() { o.xor(p, p, x) },
+			func() { o.shr64(x, v, 1) },
+			func() { o.xor(p, p, x) },
 		}
 	}
+	return append(steps, s.blend(p, q, p)...)
+}
+
+// blend returns the steps that set dst to [lo's low half, hi's high half]
+// in each lane: one blend64, or where the loop has the mask of the low
+// halves (loMask), hi + ((lo + hi) & loMask), three operations that run
+// on any of Zen's four vector pipes (VBLENDPD takes the two that the
+// multiplier takes). lo is overwritten when dst is hi.
+func (s *sched) blend(dst, lo, hi reg.VecPhysical) []step {
+	o := s.o
+	if s.loMask.Symbol.Name == "" {
+		return []step{func() { o.blend64(dst, lo, hi) }}
+	}
+	t := dst
+	if dst == hi {
+		t = lo
+	}
 	return []step{
-		func() { o.shl64(q, v, 57) },
-		func() { o.shl64(p, v, 62) },
-		func() { o.shl64(x, v, 63) },
-		func() { o.xor3(q, q, p, x) },
-		func() { o.swap(v, v) },
-		func() { o.shr64(p, v, 7) },
-		func() { o.shr64(x, v, 2) },
-		func() { o.xor(p, p, x) },
-		func() { o.shr64(x, v, 1) },
-		func() { o.xor(p, p, x) },
-		func() { o.blend64(p, q, p) },
+		func() { o.xor(t, lo, hi) },
+		func() { o.andMem(t, t, s.loMask) },
+		func() { o.xor(dst, hi, t) },
 	}
 }
 
@@ -342,7 +366,7 @@ func (s *sched) reduceSteps(in sumRegs) []step {
 	o, r := s.o, s.r
 	p, _, _ := s.temps()
 	steps := []step{func() { s.ctx.Comment("Reduce: m' = mid + l·y^-64, then h + m'·y^-64.") }}
-	step1 := s.lowTimesC(in.l)
+	step1 := s.lowTimesC(in.l, true)
 	if s.sh.mul == MulKaratsuba {
 		// mid = m + l + h, with l as it is: before its halves are
 		// exchanged, which no form does in its first step.
@@ -351,7 +375,7 @@ func (s *sched) reduceSteps(in sumRegs) []step {
 	}
 	steps = append(steps, step1...)
 	steps = append(steps, func() { o.xor3(in.m, in.m, in.l, p) }) // m'
-	steps = append(steps, s.lowTimesC(in.m)...)
+	steps = append(steps, s.lowTimesC(in.m, false)...)
 	return append(steps, func() { o.xor3(r.y, in.h, in.m, p) })
 }
 
@@ -417,7 +441,7 @@ func emit(lists ...[]step) {
 }
 
 // loopMems are the constants a loop may read.
-type loopMems struct{ bswap, poly, bswap64, hiMask Mem }
+type loopMems struct{ bswap, poly, bswap64, hiMask, loMask Mem }
 
 // emitLoop emits the loop of lp, from `from` blocks up (n the blocks left,
 // ptr the next one), as lp's shape says; it leaves n below lp.blocks.
@@ -426,6 +450,9 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 	w := lp.o.width()
 	s := &sched{desc: d, o: lp.o, sh: lp.shape, blocks: lp.blocks, ptr: ptr, kp: kp,
 		pipelined: lp.shape.reduceAt.pipelined(), bswap64: c.bswap64}
+	if v, ok := lp.o.(vex); ok && v.bits == 128 && lp.shape.blend == BlendMask {
+		s.loMask = c.loMask
+	}
 	g := lp.blocks
 	label := func(what string) string { return fmt.Sprintf("%s%d", what, w) }
 	advance := func() {
@@ -440,7 +467,7 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 		lp.o.broadcast(r.bswap, c.bswap)
 		lp.o.broadcast(r.poly, c.poly)
 	}
-	if lp.shape.reduction == ReductionShift && w == 512 {
+	if lp.shape.reduction != ReductionCLMUL && w == 512 {
 		lp.o.broadcast(hiMaskReg, c.hiMask)
 	}
 	if once {
