@@ -35,13 +35,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/benchline"
-	"github.com/simdhash/simdhash/internal/asmtext"
+	"github.com/simdhash/simdhash/gen/internal/ghashloop"
 )
 
 var (
@@ -56,18 +55,6 @@ var (
 
 // opensslSizes are the sizes `openssl speed ghash` reports, in order.
 var opensslSizes = []int{16, 64, 256, 1024, 8192, 16384}
-
-// loops names, per kernel, the generated file, its TEXT and the width of
-// its widest loop (whose labels are loop<width> and after<width>).
-var loops = map[string]struct {
-	file, text string
-	width      int
-}{
-	"pclmul":     {"ghash_amd64.s", "ghashPCLMULAVX", 128},
-	"pclmul-sse": {"ghash_amd64.s", "ghashPCLMUL", 128},
-	"vpclmul256": {"ghash_vpclmul256_amd64.s", "ghashVPCLMUL256", 256},
-	"vpclmul512": {"ghash_vpclmul512_amd64.s", "ghashVPCLMUL512", 512},
-}
 
 // round is one round's measurements.
 type round struct {
@@ -183,37 +170,16 @@ func perRound(rs []round, f func(r round) (float64, bool)) benchline.Stat {
 // loopCost returns the (V)PCLMULQDQ instructions and bytes of one group
 // of kernel's widest loop, read from its generated file.
 func loopCost(kernel string) (clmuls, bytesPerGroup int, ok bool) {
-	l, found := loops[kernel]
+	k, found := ghashloop.Named(kernel)
 	if !found {
 		return 0, 0, false
 	}
-	src, err := os.ReadFile(filepath.Join(*dir, l.file))
+	l, err := ghashloop.Read(*dir, k)
 	if err != nil {
 		return 0, 0, false
 	}
-	body, found := asmtext.Body(string(src), l.text)
-	if !found {
-		return 0, 0, false
-	}
-	in := false
-	blocksRe := regexp.MustCompile(fmt.Sprintf(`Groups of (\d+) blocks at %d bits`, l.width))
-	for _, line := range body {
-		if m := blocksRe.FindStringSubmatch(line); m != nil {
-			b, _ := strconv.Atoi(m[1])
-			bytesPerGroup = 16 * b
-		}
-		t := strings.TrimSpace(line)
-		switch t {
-		case fmt.Sprintf("loop%d:", l.width):
-			in = true
-		case fmt.Sprintf("after%d:", l.width):
-			in = false
-		}
-		if in && (strings.HasPrefix(t, "PCLMULQDQ ") || strings.HasPrefix(t, "VPCLMULQDQ ")) {
-			clmuls++
-		}
-	}
-	return clmuls, bytesPerGroup, clmuls > 0 && bytesPerGroup > 0
+	clmuls = l.Count("PCLMULQDQ", "VPCLMULQDQ")
+	return clmuls, l.Bytes(), clmuls > 0
 }
 
 func report(rs []round) {
@@ -315,7 +281,8 @@ func report(rs []round) {
 		clm, gb, ok := loopCost(k)
 		share := benchline.Stat{}
 		if ok {
-			w := strconv.Itoa(loops[k].width)
+			kn, _ := ghashloop.Named(k)
+			w := strconv.Itoa(kn.Width)
 			share = perRound(rs, func(r round) (float64, bool) {
 				t, okt := r.update[k+"/8192"]
 				c, okc := r.nsPerClm[w]
