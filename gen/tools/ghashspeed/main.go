@@ -7,7 +7,11 @@
 // ghash test binary, BenchmarkUpdate (each kernel's update on a key
 // expanded once, the kernels in turn at each size), BenchmarkCLMUL (the
 // multiplier's throughput at 128 and 256 bits) and BenchmarkCycles (the
-// clock). Both sides are timed by CPU time, not the wall clock: OpenSSL's
+// clock). With -base, a second test binary's benchmarks run in every round
+// too, in the other order each round, and the report adds its tables and,
+// per kernel and size, its time over ours (BenchmarkUpdate, and
+// BenchmarkKeySumGCM if -bench takes it). Both sides are timed by CPU
+// time, not the wall clock: OpenSSL's
 // user time (its default), the benchmarks' thread CPU time (cpu-ns/op,
 // internal/cycles.CPUTimer), so that what other processes take of a shared
 // machine is not counted (-wall times both by the wall clock). A ratio is
@@ -51,6 +55,8 @@ var (
 	osslSecs  = flag.Int("openssl-seconds", 1, "-seconds of each openssl speed size")
 	bench     = flag.String("bench", "^(BenchmarkUpdate|BenchmarkCLMUL|BenchmarkCycles)$", "-test.bench pattern")
 	wall      = flag.Bool("wall", false, "time by the wall clock on both sides (openssl speed -elapsed, the benchmarks' ns/op) instead of CPU time")
+	baseBin   = flag.String("base", "", "another ghash test binary (say, of the kernels before a change) to time in the same rounds, each round in the other order, and compare with")
+	baseDir   = flag.String("base-dir", "", "the ghash directory of -base's generated files, for its loops' multiplies (default: -dir)")
 )
 
 // opensslSizes are the sizes `openssl speed ghash` reports, in order.
@@ -60,8 +66,14 @@ var opensslSizes = []int{16, 64, 256, 1024, 8192, 16384}
 type round struct {
 	openssl  map[int]float64    // size -> bytes/ns
 	update   map[string]float64 // "kernel/size" -> ns/op
+	sum      map[string]float64 // BenchmarkKeySumGCM's, if run: "kernel/size" -> ns/op
 	nsPerClm map[string]float64 // width -> ns per instruction
 	nsPerCyc float64
+	base     *round // -base's benchmarks in the same round
+}
+
+func newRound() round {
+	return round{update: map[string]float64{}, sum: map[string]float64{}, nsPerClm: map[string]float64{}}
 }
 
 func main() {
@@ -73,15 +85,93 @@ func main() {
 	if err != nil {
 		fail(err.Error())
 	}
+	base := ""
+	if *baseBin != "" {
+		if base, err = filepath.Abs(*baseBin); err != nil {
+			fail(err.Error())
+		}
+	}
 	var rs []round
 	for i := 0; i < *rounds; i++ {
 		fmt.Fprintf(os.Stderr, "ghashspeed: round %d of %d\n", i+1, *rounds)
-		r := round{update: map[string]float64{}, nsPerClm: map[string]float64{}}
+		r := newRound()
 		r.openssl = openssl()
-		goBench(bin, &r)
+		if base == "" {
+			goBench(bin, &r)
+		} else {
+			b := newRound()
+			b.openssl = r.openssl
+			if i%2 == 0 {
+				goBench(bin, &r)
+				goBench(base, &b)
+			} else {
+				goBench(base, &b)
+				goBench(bin, &r)
+			}
+			r.base = &b
+		}
 		rs = append(rs, r)
 	}
 	report(rs)
+	if base != "" {
+		var bs []round
+		for _, r := range rs {
+			bs = append(bs, *r.base)
+		}
+		fmt.Println()
+		fmt.Printf("The same rounds, -base (%s):\n\n", *baseBin)
+		if *baseDir != "" {
+			*dir = *baseDir
+		}
+		report(bs)
+		reportBase(rs)
+	}
+}
+
+// reportBase prints, per kernel and size, -base's time over ours in each
+// round (above 1: ours is faster), for BenchmarkUpdate and, if it ran,
+// BenchmarkKeySumGCM.
+func reportBase(rs []round) {
+	for _, bench := range []struct {
+		name string
+		get  func(r round) map[string]float64
+	}{{"BenchmarkUpdate", func(r round) map[string]float64 { return r.update }}, {"BenchmarkKeySumGCM", func(r round) map[string]float64 { return r.sum }}} {
+		var kernels []string
+		sizes := map[int]bool{}
+		for k := range bench.get(rs[0]) {
+			name, size, _ := strings.Cut(k, "/")
+			if !slices.Contains(kernels, name) {
+				kernels = append(kernels, name)
+			}
+			n, _ := strconv.Atoi(size)
+			sizes[n] = true
+		}
+		if len(kernels) == 0 {
+			continue
+		}
+		slices.Sort(kernels)
+		var all []int
+		for n := range sizes {
+			all = append(all, n)
+		}
+		slices.Sort(all)
+		fmt.Println()
+		fmt.Printf("%s against -base (its time / ours, per round):\n\n", bench.name)
+		fmt.Println("| bytes | " + strings.Join(kernels, " | ") + " |")
+		fmt.Println("|---|" + strings.Repeat("---|", len(kernels)))
+		for _, n := range all {
+			fmt.Printf("| %d |", n)
+			for _, k := range kernels {
+				key := fmt.Sprintf("%s/%d", k, n)
+				fmt.Printf(" %s |", perRound(rs, func(r round) (float64, bool) {
+					ours, ok := bench.get(r)[key]
+					theirs, okb := bench.get(*r.base)[key]
+					return theirs / ours, ok && okb && ours > 0
+				}))
+			}
+			fmt.Println()
+		}
+	}
 }
 
 func fail(msg string) {
@@ -133,6 +223,9 @@ func goBench(bin string, r *round) {
 			// Update/<size>/<kernel>, kept as "kernel/size".
 			size, kernel, _ := strings.Cut(strings.TrimPrefix(name, "Update/"), "/")
 			r.update[kernel+"/"+size] = cpuOr(res, "ns/op")
+		case strings.HasPrefix(name, "KeySumGCM/"):
+			// KeySumGCM/<kernel>/<size>, as it is.
+			r.sum[strings.TrimPrefix(name, "KeySumGCM/")] = cpuOr(res, "ns/op")
 		case strings.HasPrefix(name, "CLMUL/"):
 			r.nsPerClm[strings.TrimPrefix(name, "CLMUL/")] = cpuOr(res, "ns/clmul")
 		case name == "Cycles":
