@@ -470,7 +470,9 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 	if lp.shape.reduction != ReductionCLMUL && w == 512 {
 		lp.o.broadcast(hiMaskReg, c.hiMask)
 	}
-	if once {
+	// broadcastKeys loads -fold once's broadcast powers, for the groups
+	// before the last.
+	broadcastKeys := func() {
 		ctx.Commentf("The powers H^%d, H^%d, ... of each vector, and their sums, in every lane.", g, g-s.lanes())
 		for v := 0; v < s.vectors(); v++ {
 			pow := g - v*s.lanes()
@@ -505,9 +507,9 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 	}
 	// repeat emits `for n >= least { f(); advance }`, tested at the
 	// bottom, and before the first iteration too unless n >= least there
-	// already; its top is the loop's label.
+	// already, then before (if not nil); its top is the loop's label.
 	loops := 0
-	repeat := func(least int, tested bool, f func()) {
+	repeat := func(least int, tested bool, before, f func()) {
 		top, exit := label("loop"), label(fmt.Sprintf("exit%d_", loops))
 		if loops++; loops > 1 {
 			panic("emitLoop: one loop per width")
@@ -515,6 +517,9 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 		if tested {
 			ctx.CMPQ(n, U32(least))
 			ctx.JB(LabelRef(exit))
+		}
+		if before != nil {
+			before()
 		}
 		ctx.Label(top)
 		f()
@@ -533,10 +538,10 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 	const lastGroup = "The last group: each lane's powers, which bring the lanes' sums to their places."
 	switch {
 	case !s.pipelined && !once:
-		repeat(g, false, func() { whole(false, true) })
+		repeat(g, false, nil, func() { whole(false, true) })
 	case !s.pipelined && once:
 		ctx.Comment("All groups but the last: the same power in every lane, y in all four.")
-		repeat(2*g, true, func() { whole(true, false) })
+		repeat(2*g, true, broadcastKeys, func() { whole(true, false) })
 		ctx.Comment(lastGroup)
 		whole(false, true)
 		advance()
@@ -544,15 +549,16 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 		ctx.Comment("The first group's products; each iteration then reduces the group before.")
 		emit(s.groupProducts(false, a, a))
 		advance()
-		repeat(g, true, func() { body(false, true) })
+		repeat(g, true, nil, func() { body(false, true) })
 		drain()
 	default:
 		ctx.CMPQ(n, U32(2*g))
 		ctx.JB(LabelRef(label("single")))
+		broadcastKeys()
 		ctx.Comment("The first group's products, the same power in every lane; each iteration then reduces the group before.")
 		emit(s.groupProducts(true, a, a))
 		advance()
-		repeat(2*g, true, func() { body(true, false) })
+		repeat(2*g, true, nil, func() { body(true, false) })
 		ctx.Comment(lastGroup)
 		body(false, false)
 		advance()
