@@ -325,7 +325,7 @@ var defaultShape = map[target]shape{
 	targetAVX:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
 	targetTail: {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
 	target256:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
-	target512:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
+	target512:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldOnce, BlendBlendpd},
 }
 
 // params are the generator's knobs.
