@@ -324,7 +324,7 @@ var defaultShape = map[target]shape{
 	targetSSE:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
 	targetAVX:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
 	targetTail: {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
-	target256:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
+	target256:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtFront, FoldEvery, BlendBlendpd},
 	target512:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldOnce, BlendBlendpd},
 }
 
