@@ -319,10 +319,12 @@ func (t target) width() Width {
 }
 
 // defaultShape is each target's schedule; docs/ghash-vpclmul.md has the
-// measurements and llvm-mca models behind each choice.
+// measurements and llvm-mca models behind each choice. The wide kernels'
+// 128-bit loops keep the plain one: they run on cores with VPCLMULQDQ,
+// where pclmul's shape (for the cores without it) models slower.
 var defaultShape = map[target]shape{
 	targetSSE:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
-	targetAVX:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
+	targetAVX:  {MulKaratsuba, HalvesPair, ReductionShift, ReduceAtSpread, FoldEvery, BlendBlendpd},
 	targetTail: {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldEvery, BlendBlendpd},
 	target256:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtFront, FoldEvery, BlendBlendpd},
 	target512:  {MulKaratsuba, HalvesPSHUFD, ReductionCLMUL, ReduceAtAfter, FoldOnce, BlendBlendpd},
