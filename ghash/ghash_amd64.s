@@ -289,7 +289,120 @@ TEXT ·ghashPCLMULAVX(SB), NOSPLIT, $0-40
 	// Groups of 8 blocks at 128 bits, with one reduction each; the key's powers are set.
 	CMPQ CX, $0x00000008
 	JB   after128
+	CMPQ CX, $0x00000010
+	JAE  groups128
 
+	// A single group, in the plain forms.
+	// Block 1 times H^7.
+	VMOVDQU    16(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, 336(SI), X9, X5
+	VPCLMULQDQ $0x00, 144(SI), X6, X3
+	VPCLMULQDQ $0x11, 144(SI), X6, X4
+
+	// Block 2 times H^6.
+	VMOVDQU    32(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, 352(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 160(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 160(SI), X6, X6
+	VPXOR      X6, X4, X4
+
+	// Block 3 times H^5.
+	VMOVDQU    48(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, 368(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 176(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 176(SI), X6, X6
+	VPXOR      X6, X4, X4
+
+	// Block 4 times H^4.
+	VMOVDQU    64(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x10, 320(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 192(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 192(SI), X6, X6
+	VPXOR      X6, X4, X4
+
+	// Block 5 times H^3.
+	VMOVDQU    80(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x10, 336(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 208(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 208(SI), X6, X6
+	VPXOR      X6, X4, X4
+
+	// Block 6 times H^2.
+	VMOVDQU    96(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x10, 352(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 224(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 224(SI), X6, X6
+	VPXOR      X6, X4, X4
+
+	// Block 7 times H^1.
+	VMOVDQU    112(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x10, 368(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 240(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 240(SI), X6, X6
+	VPXOR      X6, X4, X4
+
+	// Block 0 times H^8.
+	VMOVDQU    (DX), X6
+	VPSHUFB    X1, X6, X6
+	VPXOR      X0, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, 320(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 128(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 128(SI), X6, X6
+	VPXOR      X6, X4, X4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	VPCLMULQDQ $0x00, X2, X3, X9
+	VPXOR      X3, X5, X5
+	VPXOR      X4, X5, X5
+	VPSHUFD    $0x4e, X3, X3
+	VPXOR      X3, X5, X5
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, X2, X5, X9
+	VPSHUFD    $0x4e, X5, X5
+	VPXOR      X5, X4, X0
+	VPXOR      X9, X0, X0
+	ADDQ       $0x00000080, DX
+	SUBQ       $0x00000008, CX
+	JMP        end128
+
+groups128:
 	// The first group's products; each iteration then reduces the group before.
 	// Blocks 1 and 2 times H^7 and H^6, the sums of their halves made together.
 	VMOVDQU    16(DX), X6
@@ -537,6 +650,7 @@ exit0_128:
 	VPXOR    X5, X4, X0
 	VPXOR    X13, X0, X0
 
+end128:
 after128:
 	// The rest: one group of m = n blocks (fewer than 8), block i times
 	// H^(m-i), y added to the first.

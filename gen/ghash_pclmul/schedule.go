@@ -536,6 +536,25 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 		emit(red(), fold())
 	}
 	const lastGroup = "The last group: each lane's powers, which bring the lanes' sums to their places."
+	single := false // a single group's code, which jumps to "end"
+	if !once && (lp.shape.halves == HalvesPair || lp.shape.reduction != ReductionCLMUL) {
+		// One group alone takes its latency, which the plain forms keep
+		// shortest (the multiply reduction, one shuffle for each block's
+		// halves): it runs in them, as the loops without these forms do.
+		plain := *s
+		plain.sh = defaultShape[targetTail]
+		plain.sh.reduceAt = ReduceAtAfter
+		plain.pipelined = false
+		ctx.CMPQ(n, U32(2*g))
+		ctx.JAE(LabelRef(label("groups")))
+		ctx.Comment("A single group, in the plain forms.")
+		others, last := plain.groupProducts(false, a, a)
+		emit(others, last, plain.reduceSteps(a), plain.foldSteps())
+		advance()
+		ctx.JMP(LabelRef(label("end")))
+		ctx.Label(label("groups"))
+		single = true
+	}
 	switch {
 	case !s.pipelined && !once:
 		repeat(g, false, nil, func() { whole(false, true) })
@@ -569,6 +588,9 @@ func (d *desc) emitLoop(lp loop, from int, ptr, kp, n reg.Register, c loopMems) 
 		whole(false, true)
 		advance()
 		ctx.Label(label("done"))
+	}
+	if single {
+		ctx.Label(label("end"))
 	}
 	if w > 128 {
 		// Clear the upper halves the loop dirtied, so that neither the
