@@ -484,14 +484,26 @@ func portFloor(model string, insts []string, r mcaResult) (floor, error) {
 			unions[u] = true
 		}
 	}
+	// In a fixed order, so that of sets that bound alike the smallest (and
+	// then the first by name) is named.
+	var us []uint64
 	for u := range unions {
+		us = append(us, u)
+	}
+	sort.Slice(us, func(i, j int) bool {
+		if a, b := bits.OnesCount64(us[i]), bits.OnesCount64(us[j]); a != b {
+			return a < b
+		}
+		return setName(us[i]) < setName(us[j])
+	})
+	for _, u := range us {
 		c := 0.0
 		for set, d := range demand {
 			if set&^u == 0 {
 				c += d
 			}
 		}
-		if b := c / float64(bits.OnesCount64(u)); b > f.cycles {
+		if b := c / float64(bits.OnesCount64(u)); b > f.cycles+1e-9 {
 			f.cycles, f.binding = b, setName(u)
 		}
 	}
