@@ -156,18 +156,23 @@ func reportBase(rs []round) {
 		}
 		slices.Sort(all)
 		fmt.Println()
-		fmt.Printf("%s against -base (its time / ours, per round):\n\n", bench.name)
+		fmt.Printf("%s against -base (its time / ours, per round; then its fastest round over ours):\n\n", bench.name)
 		fmt.Println("| bytes | " + strings.Join(kernels, " | ") + " |")
 		fmt.Println("|---|" + strings.Repeat("---|", len(kernels)))
 		for _, n := range all {
 			fmt.Printf("| %d |", n)
 			for _, k := range kernels {
 				key := fmt.Sprintf("%s/%d", k, n)
-				fmt.Printf(" %s |", perRound(rs, func(r round) (float64, bool) {
+				speed := func(get func(r round) map[string]float64) func(r round) (float64, bool) {
+					return func(r round) (float64, bool) { t, ok := get(r)[key]; return 1 / t, ok && t > 0 }
+				}
+				ours := best(rs, speed(bench.get))
+				theirs := best(rs, speed(func(r round) map[string]float64 { return bench.get(*r.base) }))
+				fmt.Printf(" %s, %.2f |", perRound(rs, func(r round) (float64, bool) {
 					ours, ok := bench.get(r)[key]
 					theirs, okb := bench.get(*r.base)[key]
 					return theirs / ours, ok && okb && ours > 0
-				}))
+				}), ours/theirs)
 			}
 			fmt.Println()
 		}
@@ -249,6 +254,18 @@ func cpuOr(res benchline.Result, metric string) float64 {
 	return 0
 }
 
+// best returns the largest f over the rounds where it is defined (ok),
+// or 0.
+func best(rs []round, f func(r round) (float64, bool)) float64 {
+	b := 0.0
+	for _, r := range rs {
+		if v, ok := f(r); ok && v > b {
+			b = v
+		}
+	}
+	return b
+}
+
 // perRound collects f over the rounds where it is defined (ok).
 func perRound(rs []round, f func(r round) (float64, bool)) benchline.Stat {
 	var xs []float64
@@ -321,6 +338,23 @@ func report(rs []round) {
 					v, ok := bytesPerNs(r, k, n)
 					return v / r.openssl[n], ok
 				}))
+			}
+		}
+		fmt.Println()
+	}
+
+	fmt.Println()
+	fmt.Println("Best against best (the fastest round's OpenSSL over our fastest round's; noise only slows):")
+	fmt.Println()
+	fmt.Println(header)
+	fmt.Println(sep)
+	for _, k := range kernels {
+		fmt.Printf("| %s |", k)
+		for _, n := range opensslSizes {
+			if sizes[n] {
+				ours := best(rs, func(r round) (float64, bool) { return bytesPerNs(r, k, n) })
+				theirs := best(rs, func(r round) (float64, bool) { return r.openssl[n], true })
+				fmt.Printf(" %.2f |", ours/theirs)
 			}
 		}
 		fmt.Println()
