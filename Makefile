@@ -60,7 +60,7 @@ deps: ## install qemu-user, the aarch64 and arm binutils and gcc (for -race) if 
 	$(call step,deps,install what is missing)
 	bash scripts/ci/deps.sh
 
-vet: ## go vet on amd64, arm64, arm, s390x, js/wasm and purego
+vet: ## go vet on amd64, arm64, arm, 386, s390x, js/wasm and purego
 	$(call step,vet,go vet on every target - about 100 s / 8 s)
 	bash scripts/ci/vet.sh
 
@@ -83,10 +83,10 @@ check-deps: ## fail if a module importing sha1, sha1dc, ghash and gcm inherits a
 
 test-newest-go: ## go vet on every target (and riscv64) and the library's native -short suite, built by the newest Go (NEWEST_GO)
 	$(call step,test-newest-go,GOTOOLCHAIN=$(NEWEST_GO): vet and go test -short)
-	GOTOOLCHAIN=$(NEWEST_GO) VET_GOARCHES='arm64 arm s390x riscv64' VET_GEN=0 bash scripts/ci/vet.sh
+	GOTOOLCHAIN=$(NEWEST_GO) VET_GOARCHES='arm64 arm 386 s390x riscv64' VET_GEN=0 bash scripts/ci/vet.sh
 	GOTOOLCHAIN=$(NEWEST_GO) $(GO) test -count=1 -short ./...
 
-test-emulated: ## the kernels under qemu-x86_64, qemu-aarch64 and qemu-arm CPU models; crypto/sha1 under qemu-i386, -s390x, -loongarch64
+test-emulated: ## the kernels under qemu-x86_64, qemu-i386, qemu-aarch64 and qemu-arm CPU models; crypto/sha1 under qemu-i386 (no SSSE3), -s390x, -loongarch64
 	$(call step,test-emulated,qemu user-mode runs with -test.short - about 95 s / 90 s)
 	bash scripts/ci/test-emulated.sh
 
@@ -121,7 +121,7 @@ bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt); sha1dc ag
 benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.txt'
 	$(GO) -C gen tool $(BENCHSTAT) $(abspath $(FILES))
 
-mca: ## llvm-mca estimates: arm64/arm GHASH and SHA-1 (scripts/mca.sh, MCA_ARGS passed on), amd64 SHA-1 (scripts/mca-x86.sh), amd64 GHASH beside OpenSSL's loop, with floors (scripts/mca-ghash.sh)
+mca: ## llvm-mca estimates: arm64/arm GHASH and SHA-1 (scripts/mca.sh, MCA_ARGS passed on), amd64 and 386 SHA-1 (scripts/mca-x86.sh), amd64 GHASH beside OpenSSL's loop, with floors (scripts/mca-ghash.sh)
 	bash scripts/mca.sh $(MCA_ARGS)
 	@echo
 	bash scripts/mca-x86.sh
@@ -143,8 +143,8 @@ tune: ## GEN=sha1_avx FLAGS='-lookahead=12': test the variant, then benchstat it
 	KEEP='$(KEEP)' TUNE_COUNT='$(TUNE_COUNT)' TUNE_BENCHTIME='$(TUNE_BENCHTIME)' bash scripts/tune.sh $(GEN) $(FLAGS)
 
 sweep: ## every knob combination of the sha1x86 and ghash_neon generators, and 24 of sha1arm (gen/sha1_neon), run against internal/ref
-	$(call step,sweep,SIMDHASH_SWEEP=full TestSweep of gen/internal/sha1x86 natively and gen/ghash_neon and gen/internal/sha1arm under qemu)
-	SIMDHASH_SWEEP=full $(GO) -C gen test -count=1 -timeout 30m -v -run '^TestSweep$$' ./internal/sha1x86 ./ghash_neon ./internal/sha1arm
+	$(call step,sweep,SIMDHASH_SWEEP=full TestSweep of gen/internal/sha1x86 natively (its 386 kernels under qemu-i386) and gen/ghash_neon and gen/internal/sha1arm under qemu)
+	SIMDHASH_SWEEP=full $(GO) -C gen test -count=1 -timeout 30m -v -run '^TestSweep(386)?$$' ./internal/sha1x86 ./ghash_neon ./internal/sha1arm
 
 readme-tables: ## measure this machine and rewrite the README's speed tables (gen/tools/readmetables; ROUNDS, 8)
 	$(call step,readme-tables,interleaved rounds of every measured table - about 3 minutes)

@@ -8,7 +8,7 @@
 #   bash scripts/insn-count.sh [GOARCH]
 #   GOTOOLCHAIN=go1.27.3 bash scripts/insn-count.sh
 #
-# gen/sha1insn hashes 64 KiB once, then three times, with each package;
+# gen/tools/sha1insn hashes 64 KiB once, then three times, with each package;
 # qemu logs every translation block it translates (-d in_asm) and every
 # execution of one (-d exec, with nochain so that none is skipped); the
 # count of a function is the sum, over the executions of blocks that start
@@ -26,7 +26,7 @@ command -v "$qemu" >/dev/null || { echo "insn-count: $qemu not found (make deps 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-GOOS=linux GOARCH=$goarch CGO_ENABLED=0 "$GO" -C gen build -o "$dir/sha1insn" ./sha1insn
+GOOS=linux GOARCH=$goarch CGO_ENABLED=0 "$GO" -C gen build -o "$dir/sha1insn" ./tools/sha1insn
 printf '%-8s %-48s %10s\n' run function instr/byte
 # count WHO TIMES LO HI: the instructions executed in [LO, HI) by sha1insn WHO TIMES.
 count() {

@@ -131,6 +131,11 @@ row() { # row LABEL FILE BYTES
 	echo
 }
 row "ce (gen/sha1_ce, $blocks blocks)" "$dir/sha1-arm64.loop.s" $((64 * blocks))
+# SumMany's two interleaved streams (gen/sha1_many_ce): the same loop of
+# two blocks, of each of two lanes; cycles/byte of both lanes together.
+"$GO" -C gen run ./sha1_many_ce -gnu "$dir/many-ce.s" ${SHA1_ARGS:-}
+nobranch "$dir/many-ce.s" >"$dir/many-ce.loop.s"
+row "cex2 (gen/sha1_many_ce, 2 lanes)" "$dir/many-ce.loop.s" $((64 * blocks * 2))
 row "Go crypto/sha1" "$dir/sha1-abi0.s" 64
 row "generic (our portable code)" "$dir/sha1-blockGeneric.s" 64
 printf '%-34s %10s %10s %10s\n' "BoringSSL sha1-armv8 (issue 11)" 2.52 1.91 2.25
@@ -148,6 +153,11 @@ for arch in arm64 arm; do
 	nobranch "$dir/neon-$arch.s" >"$dir/neon-$arch.loop.s"
 done
 row "neon (gen/sha1_neon, 1 block)" "$dir/neon-arm64.loop.s" 64
+# SumMany's four NEON lanes (gen/sha1_many_neon): one block of each lane
+# per iteration; cycles/byte of the four lanes together.
+"$GO" -C gen run ./sha1_many_neon -gnu "$dir/many-neon.s"
+nobranch "$dir/many-neon.s" >"$dir/many-neon.loop.s"
+row "neonx4 (gen/sha1_many_neon)" "$dir/many-neon.loop.s" 256
 printf '%-34s %10s %10s %10s\n' "BoringSSL sha1-armv8 integer" 10.38 10.30 7.71
 printf '%-34s %10s %10s %10s\n' "target (issue 12)" 7.8 7.7 4.47
 echo

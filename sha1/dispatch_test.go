@@ -22,7 +22,7 @@ func TestRegistry(t *testing.T) {
 		"amd64":   {"shani", "avx2", "avx", "ssse3", "generic"},
 		"arm64":   {"ce", "neon", "generic"},
 		"arm":     {"ce", "neon", "generic"},
-		"386":     {"stdlib", "generic"},
+		"386":     {"avx", "ssse3", "stdlib", "generic"},
 		"loong64": {"stdlib", "generic"},
 		"s390x":   {"stdlib", "generic"},
 	}[runtime.GOARCH]

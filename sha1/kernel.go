@@ -19,13 +19,13 @@ type kernelID uint8
 
 const (
 	kernelGeneric kernelID = iota
-	kernelSSSE3            // amd64
-	kernelAVX              // amd64
+	kernelSSSE3            // amd64 and 386
+	kernelAVX              // amd64 and 386
 	kernelAVX2             // amd64
 	kernelSHANI            // amd64
 	kernelCE               // arm64 and arm: the SHA1 instructions
 	kernelNEON             // arm64 and arm: the vectorised schedule on NEON
-	kernelStdlib           // 386, loong64, s390x: crypto/sha1 itself
+	kernelStdlib           // 386 without SSSE3, loong64, s390x: crypto/sha1 itself
 )
 
 // unknownKernel is the panic of a dispatch switch that meets a kernel it
@@ -52,11 +52,11 @@ func firstAvailable() *kernel {
 }
 
 // Kernel reports the name of the block function chosen at init for this CPU:
-// "shani", "avx2", "avx" or "ssse3" on amd64, "ce" or "neon" on arm64 and arm,
-// "stdlib" (crypto/sha1's own code) on 386, loong64 and s390x, or
-// "generic". The choice follows golang.org/x/sys/cpu and, for the amd64 SHA
-// extensions, which that package does not report, CPUID and GODEBUG's
-// cpu.sha key as the Go runtime reads them; so a GODEBUG setting such as
-// GODEBUG=cpu.sha=off, cpu.avx=off or (arm64, arm) cpu.sha1=off forces a
-// slower kernel.
+// "shani", "avx2", "avx" or "ssse3" on amd64, "avx", "ssse3" or "stdlib" on
+// 386, "ce" or "neon" on arm64 and arm, "stdlib" (crypto/sha1's own code) on
+// loong64 and s390x, or "generic". The choice follows golang.org/x/sys/cpu
+// and, for the amd64 SHA extensions, which that package does not report,
+// CPUID and GODEBUG's cpu.sha key as the Go runtime reads them; so a
+// GODEBUG setting such as GODEBUG=cpu.sha=off, cpu.avx=off, (386)
+// cpu.ssse3=off or (arm64, arm) cpu.sha1=off forces a slower kernel.
 func Kernel() string { return active.name }

@@ -9,30 +9,30 @@ import (
 	"hash"
 )
 
-// On these GOARCHes crypto/sha1 has assembly and this package has none:
-// integer code on 386 and loong64, the KIMD instruction (CPACF) on s390x,
-// and, from Go 1.27, integer code on riscv64, which executes fewer
-// instructions per byte than this package's portable code built by Go 1.27
-// (scripts/insn-count.sh; docs/sha1.md has the counts). Built by Go 1.26,
-// crypto/sha1 is portable Go on riscv64, and generic is faster.
-// The "stdlib" kernel therefore hands the work to crypto/sha1 itself: Sum
-// calls crypto/sha1.Sum and New returns crypto/sha1.New(), whose state
-// marshals to the same bytes as this package's digest (the format is
-// crypto/sha1's), so nothing changes for a caller but the speed; neither
-// allocates more than crypto/sha1 does (TestAllocs). crypto/sha1 does not
-// export its block function, so the registry's raw function for tests,
-// blockStdlib, reaches it through a marshalled state.
+// On these GOARCHes crypto/sha1 has assembly: integer code on 386 and
+// loong64, the KIMD instruction (CPACF) on s390x, and, from Go 1.27,
+// integer code on riscv64, which executes fewer instructions per byte than
+// this package's portable code built by Go 1.27 (scripts/insn-count.sh;
+// docs/sha1.md has the counts). Built by Go 1.26, crypto/sha1 is portable
+// Go on riscv64, and generic is faster. Where this package has no kernel
+// of its own (kernel_stdlib_only.go), or on a 386 CPU without SSSE3
+// (kernel_386.go), the "stdlib" kernel therefore hands the work to
+// crypto/sha1 itself: Sum calls crypto/sha1.Sum and New returns
+// crypto/sha1.New(), whose state marshals to the same bytes as this
+// package's digest (the format is crypto/sha1's), so nothing changes for a
+// caller but the speed; neither allocates more than crypto/sha1 does
+// (TestAllocs). crypto/sha1 does not export its block function, so the
+// registry's raw function for tests, blockStdlib, reaches it through a
+// marshalled state.
 
-func archKernels() []kernel {
-	return []kernel{
-		{name: "stdlib", id: kernelStdlib, available: true, block: blockStdlib},
-	}
-}
+// stdlibKernel is the registry's entry of the stdlib kernel, which needs
+// nothing of the CPU.
+var stdlibKernel = kernel{name: "stdlib", id: kernelStdlib, available: true, block: blockStdlib}
 
-// block absorbs the whole blocks of p into h with the active kernel. (With
-// stdlib active, Sum and New do not come here; digests made while another
-// kernel was active, in tests, do.)
-func block(h *[5]uint32, p []byte) {
+// stdlibBlock is block for the stdlib and generic kernels, and panics,
+// naming it, for any other. (With stdlib active, Sum and New do not come
+// here; digests made while another kernel was active, in tests, do.)
+func stdlibBlock(h *[5]uint32, p []byte) {
 	switch active.id {
 	case kernelStdlib:
 		blockStdlib(h, p)

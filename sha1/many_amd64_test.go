@@ -27,10 +27,14 @@ func TestManyRequires(t *testing.T) {
 		"AVX512BW": x.HasAVX512 && x.HasAVX512BW,
 		// avo's names for CMOVcc and PREFETCHT0: in every amd64 CPU.
 		"CMOV": true, "MMX+": true,
+		"SHA": hasSHA, "SSE2": x.HasSSE2, "SSE4.1": x.HasSSE41, "SSSE3": x.HasSSSE3,
 	}
 	files := map[manyID]struct{ file, fn string }{
 		manyAVX2x8:    {"sha1many_avx2_amd64.s", "manyAVX2"},
 		manyAVX512x16: {"sha1many_avx512_amd64.s", "manyAVX512"},
+		manySHANIx2:   {"sha1many_shani_amd64.s", "manySHANI2"},
+		manySHANIx3:   {"sha1many_shani_amd64.s", "manySHANI3"},
+		manySHANIx4:   {"sha1many_shani_amd64.s", "manySHANI4"},
 	}
 	for _, k := range manyKernels {
 		if k.id == manyPortable || k.id == manySingle {

@@ -25,17 +25,18 @@
 //   - "avx2": amd64 with AVX2, BMI1 and BMI2; the message schedule of two
 //     blocks at once in the two halves of YMM registers. Inputs shorter than
 //     16 blocks go to "avx", which wins there.
-//   - "avx": amd64 with AVX; the message schedule is computed four words at
-//     a time in vector registers while the scalar rounds run.
+//   - "avx": amd64 and 386 with AVX; the message schedule is computed four
+//     words at a time in vector registers while the scalar rounds run.
 //   - "ssse3": the same algorithm with SSE2 and SSSE3 instructions, for amd64
-//     processors without AVX.
+//     and 386 processors without AVX.
 //   - "ce": arm64, and 32-bit arm on Armv8 cores, with the SHA-1
 //     instructions (SHA1C, SHA1P, SHA1M, SHA1H, SHA1SU0, SHA1SU1).
 //   - "neon": arm64 and 32-bit arm cores with Advanced SIMD but without the
 //     SHA-1 instructions; the message schedule of "ssse3" on NEON, the
 //     rounds in general registers.
-//   - "stdlib": crypto/sha1 itself, on 386, loong64 and s390x, where it has
-//     assembly and this package has none: Sum and New hand the work to it.
+//   - "stdlib": crypto/sha1 itself, on loong64 and s390x, where it has
+//     assembly and this package has none, and on 386 processors without
+//     SSSE3: Sum and New hand the work to it.
 //   - "generic": portable Go, used everywhere else, and where the CPU lacks
 //     what the kernels above need.
 //

@@ -63,7 +63,7 @@ import "fmt"
 // # Order
 //
 // The description emits each step in turn. The machine's schedule (the
-// list scheduler of gen/internal/emit) then interleaves independent work,
+// list scheduler of gen/internal/armemit) then interleaves independent work,
 // which in-order cores such as the Cortex-A53 and A55 need; registers come
 // from a round-robin pool (regs.go) so that the reordering is not blocked
 // by register reuse, and long sums are kept as several partial sums

@@ -42,7 +42,7 @@ import (
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/arm64"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // The key layouts hold H^1..H^maxBlocks: 8 for pmull, 2 for neon.
@@ -115,7 +115,7 @@ func oneOf(flagName string, n int, allowed ...int) error {
 
 // target makes the file for an architecture and the machine of each of
 // its functions.
-func target(arch string) (*emit.File, func(name, sig string) (machine, error), error) {
+func target(arch string) (*armemit.File, func(name, sig string) (machine, error), error) {
 	switch arch {
 	case "arm64":
 		file, err := arm64.NewFile("arm64 && !purego")
@@ -146,7 +146,7 @@ var bitrevPhrase = map[string]string{"arm64": "RBIT of", "arm": "reversing the b
 
 // generate builds the file of both kernels and returns it with the main
 // loop of each in GNU syntax.
-func generate(o options) (file *emit.File, loops string, err error) {
+func generate(o options) (file *armemit.File, loops string, err error) {
 	o = o.withDefaults()
 	if err := o.check(); err != nil {
 		return nil, "", err
@@ -204,9 +204,9 @@ func (a *archName) String() string     { return string(*a) }
 func (a *archName) Set(s string) error { *a = archName(s); return nil }
 
 // command is the generator's command line, with the knobs in o.
-func command(o *options) emit.Generator {
+func command(o *options) armemit.Generator {
 	o.arch = "arm64" // the default
-	return emit.Generator{
+	return armemit.Generator{
 		Name:      "ghash_neon",
 		Arch:      (*archName)(&o.arch),
 		ArchUsage: "the architecture: arm64 or arm",
@@ -219,7 +219,7 @@ func command(o *options) emit.Generator {
 			fs.BoolVar(&o.neonPrerotated, "neon-prerotated", true, "neon: load the key's byte rotations precomputed (else rotate in the loop)")
 			fs.BoolVar(&o.schedule, "schedule", true, "reorder each straight-line stretch for in-order cores")
 		},
-		Generate: func() (*emit.File, string, error) { return generate(*o) },
+		Generate: func() (*armemit.File, string, error) { return generate(*o) },
 	}
 }
 

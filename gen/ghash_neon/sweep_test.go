@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 )
 
 // TestSweep generates both kernels for every value of every knob, varied
@@ -25,10 +25,10 @@ func TestSweep(t *testing.T) {
 		t.Skip("-short: the sweep cross-compiles and runs every knob's kernels under qemu; run it without -short (make test) or with make sweep")
 	}
 	full := os.Getenv("SIMDHASH_SWEEP") == "full"
-	emittest.NeedQemu(t)
+	gentest.NeedQemu(t)
 
-	sw := emittest.NewSweep(t, sweepTest)
-	for _, a := range emittest.QemuArches {
+	sw := gentest.NewSweep(t, sweepTest)
+	for _, a := range gentest.QemuArches {
 		var variants []options
 		if full {
 			variants = allOptions(a.GOARCH)

@@ -3,8 +3,10 @@
 // in three-operand VEX encodings.
 //
 //	go -C ../gen run ./sha1_avx -out ../sha1/sha1block_avx_amd64.s [knobs]
+//	go -C ../gen run ./sha1_avx -arch 386 -out ../sha1/sha1block_avx_386.s [knobs]
 //
-// The knobs (-lookahead, -placement, -ch, -maj, -rotate, -align) are
+// -arch 386 writes the same kernel for 32-bit x86 (gen/internal/sha1x86's
+// x386.go), with the same knobs. The knobs (-lookahead, -placement, -ch, -maj, -rotate, -align) are
 // listed by -help.
 package main
 

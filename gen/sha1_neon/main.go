@@ -17,7 +17,7 @@ package main
 import (
 	"flag"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1arm"
 )
@@ -25,7 +25,7 @@ import (
 func main() {
 	arch := sha1arm.ARM64
 	var p sha1arm.Params
-	emit.Generator{
+	armemit.Generator{
 		Name:      "sha1_neon",
 		Arch:      &arch,
 		ArchUsage: "the target: arm64 or arm (32-bit, NEON as WORDs)",
@@ -35,7 +35,7 @@ func main() {
 			p = arch.Defaults()
 			knob.Register(fs, arch.Knobs(&p)...)
 		},
-		Generate: func() (*emit.File, string, error) {
+		Generate: func() (*armemit.File, string, error) {
 			file, loop, err := arch.Generate(p, "", arch.String()+" && !purego")
 			return file, "// blocks 1\n" + loop, err
 		},

@@ -72,6 +72,7 @@ var (
 	sha1ManyRule = []option{
 		{"avx512x16", "avx512 avx avx2"},
 		{"avx2x8", "avx avx2"},
+		{"shanix3", "sha_ni sse2 sse4_1 ssse3"},
 		{"single", ""},
 	}
 	ghashRule = []option{
@@ -141,6 +142,7 @@ var families = []family{
 			"cpu.sha=off",
 			"cpu.avx512=off",
 			"cpu.sha=off,cpu.avx2=off",
+			"cpu.avx2=off", // on a CPU with SHA-NI: the interleaved SHA-NI streams
 			"cpu.sha=off,cpu.avx=off",
 			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off",
 		},

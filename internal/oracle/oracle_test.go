@@ -72,6 +72,7 @@ var cpus = []struct {
 			": SIMDHASH_SHA1_KERNEL=shani SIMDHASH_SHA1_MANY_KERNEL=avx2x8",
 			"cpu.sha=off: SIMDHASH_SHA1_KERNEL=avx2 SIMDHASH_SHA1_MANY_KERNEL=avx2x8",
 			"cpu.sha=off,cpu.avx2=off: SIMDHASH_SHA1_KERNEL=avx SIMDHASH_SHA1_MANY_KERNEL=single",
+			"cpu.avx2=off: SIMDHASH_SHA1_KERNEL=shani SIMDHASH_SHA1_MANY_KERNEL=shanix3",
 			"cpu.sha=off,cpu.avx=off: SIMDHASH_SHA1_KERNEL=ssse3 SIMDHASH_SHA1_MANY_KERNEL=single",
 			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1_KERNEL=generic SIMDHASH_SHA1_MANY_KERNEL=single",
 			": SIMDHASH_GHASH_KERNEL=vpclmul256",
@@ -104,12 +105,13 @@ var cpus = []struct {
 }
 
 // zen5Runs are the runs on a CPU with every x86 kernel: each sha1, SumMany
-// and ghash kernel once.
+// and ghash kernel the dispatchers choose, once.
 var zen5Runs = []string{
 	": SIMDHASH_SHA1_KERNEL=shani SIMDHASH_SHA1_MANY_KERNEL=avx512x16",
 	"cpu.sha=off: SIMDHASH_SHA1_KERNEL=avx2 SIMDHASH_SHA1_MANY_KERNEL=avx512x16",
 	"cpu.avx512=off: SIMDHASH_SHA1_KERNEL=shani SIMDHASH_SHA1_MANY_KERNEL=avx2x8",
 	"cpu.sha=off,cpu.avx2=off: SIMDHASH_SHA1_KERNEL=avx SIMDHASH_SHA1_MANY_KERNEL=single",
+	"cpu.avx2=off: SIMDHASH_SHA1_KERNEL=shani SIMDHASH_SHA1_MANY_KERNEL=shanix3",
 	"cpu.sha=off,cpu.avx=off: SIMDHASH_SHA1_KERNEL=ssse3 SIMDHASH_SHA1_MANY_KERNEL=single",
 	"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1_KERNEL=generic SIMDHASH_SHA1_MANY_KERNEL=single",
 	": SIMDHASH_GHASH_KERNEL=vpclmul512",
@@ -170,7 +172,9 @@ func TestX86(t *testing.T) {
 		{all, "cpu.all=off,cpu.ssse3=on", Choice{"ssse3", "single", "generic"}}, // SSE2 stays on
 		{all, "cpu.avx512vpclmulqdq=off", Choice{"shani", "avx512x16", "vpclmul256"}},
 		{all, "cpu.avx512bw=off", Choice{"shani", "avx2x8", "vpclmul256"}},
-		{all, "cpu.avx2=off", Choice{"shani", "single", "pclmul"}},
+		{all, "cpu.avx2=off", Choice{"shani", "shanix3", "pclmul"}},
+		{all, "cpu.avx2=off,cpu.sha=off", Choice{"avx", "single", "pclmul"}},
+		{without("avx", "avx2", "avx512f"), "", Choice{"shani", "shanix3", "pclmul-sse"}}, // SHA-NI without AVX (Goldmont, Tremont)
 		{all, "cpu.sse41=off", Choice{"avx2", "avx512x16", "vpclmul512"}},
 		{all, "cpu.bmi2=off,cpu.sha=off", Choice{"avx", "avx512x16", "vpclmul512"}},
 		{all, "cpu.vpclmulqdq=off,cpu.vpclmulqdq=on", Choice{"shani", "avx512x16", "vpclmul512"}},

@@ -66,8 +66,21 @@ func sha1K(t int) uint32 {
 // 6.1.2, steps 1 to 4. The array type makes a block of any other length
 // impossible to pass.
 func SHA1Block(h *[5]uint32, block *[SHA1BlockSize]byte) {
+	_, states := SHA1Steps(*h, block)
+	// Step 4: compute the i-th intermediate hash value H(i).
+	for i, v := range states[80] {
+		h[i] += v
+	}
+}
+
+// SHA1Steps runs steps 1 to 3 of FIPS 180-4 section 6.1.2 on one block
+// from the intermediate hash value h, H(i-1), and returns the message
+// schedule W[0..79] and the working variables a, b, c, d, e before each
+// of the 80 rounds and after the last: states[t] is what round t starts
+// from, states[0] is h, and states[80] is what step 4 adds into h. A
+// collision-detecting SHA-1 recompresses from states[58] or states[65].
+func SHA1Steps(h [5]uint32, block *[SHA1BlockSize]byte) (w [80]uint32, states [81][5]uint32) {
 	// Step 1: prepare the message schedule W.
-	var w [80]uint32
 	for t := 0; t <= 15; t++ {
 		// M_t(i) is the t-th 32-bit word of the block, big-endian (section 3.1).
 		w[t] = binary.BigEndian.Uint32(block[4*t : 4*t+4])
@@ -78,6 +91,7 @@ func SHA1Block(h *[5]uint32, block *[SHA1BlockSize]byte) {
 
 	// Step 2: initialize the five working variables.
 	a, b, c, d, e := h[0], h[1], h[2], h[3], h[4]
+	states[0] = h
 
 	// Step 3: the 80 rounds.
 	for t := 0; t <= 79; t++ {
@@ -87,14 +101,9 @@ func SHA1Block(h *[5]uint32, block *[SHA1BlockSize]byte) {
 		c = rotl(b, 30)
 		b = a
 		a = T
+		states[t+1] = [5]uint32{a, b, c, d, e}
 	}
-
-	// Step 4: compute the i-th intermediate hash value H(i).
-	h[0] = a + h[0]
-	h[1] = b + h[1]
-	h[2] = c + h[2]
-	h[3] = d + h[3]
-	h[4] = e + h[4]
+	return w, states
 }
 
 // SHA1Blocks absorbs the len(p)/64 whole blocks of p into h with

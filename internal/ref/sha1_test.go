@@ -73,6 +73,46 @@ func TestSHA1BlockIntermediate(t *testing.T) {
 	}
 }
 
+// TestSHA1Steps checks SHA1Steps on the one-block example of FIPS 180-2,
+// appendix A.1 ("abc"): W[0] and W[15] of the padded block, and the
+// working variables after rounds 0 to 3 and 79 as the appendix lists them;
+// that every W[t] follows the schedule's recurrence; and that SHA1Block is
+// H(0) plus the state after round 79.
+func TestSHA1Steps(t *testing.T) {
+	block := (*[64]byte)(SHA1Pad([]byte("abc")))
+	w, states := SHA1Steps(SHA1Init(), block)
+	if w[0] != 0x61626380 || w[15] != 0x00000018 {
+		t.Errorf("W[0], W[15] = %08x, %08x, want 61626380, 00000018", w[0], w[15])
+	}
+	for round, want := range map[int][5]uint32{
+		0:  {0x0116fc33, 0x67452301, 0x7bf36ae2, 0x98badcfe, 0x10325476},
+		1:  {0x8990536d, 0x0116fc33, 0x59d148c0, 0x7bf36ae2, 0x98badcfe},
+		2:  {0xa1390f08, 0x8990536d, 0xc045bf0c, 0x59d148c0, 0x7bf36ae2},
+		3:  {0xcdd8e11b, 0xa1390f08, 0x626414db, 0xc045bf0c, 0x59d148c0},
+		79: {0x42541b35, 0x5738d5e1, 0x21834873, 0x681e6df6, 0xd8fdf6ad},
+	} {
+		if got := states[round+1]; got != want {
+			t.Errorf("after round %d: %08x, want %08x", round, got, want)
+		}
+	}
+	for i := 16; i < 80; i++ {
+		x := w[i-3] ^ w[i-8] ^ w[i-14] ^ w[i-16]
+		if w[i] != x<<1|x>>31 {
+			t.Errorf("W[%d] = %08x, not rol1 of W[%d] ^ W[%d] ^ W[%d] ^ W[%d]", i, w[i], i-3, i-8, i-14, i-16)
+		}
+	}
+	if states[0] != SHA1Init() {
+		t.Errorf("states[0] = %08x, want H(0)", states[0])
+	}
+	h := SHA1Init()
+	SHA1Block(&h, block)
+	for i := range h {
+		if h[i] != SHA1Init()[i]+states[80][i] {
+			t.Errorf("SHA1Block's word %d = %08x, want H(0) + state %08x", i, h[i], SHA1Init()[i]+states[80][i])
+		}
+	}
+}
+
 // TestSHA1Blocks checks that SHA1Blocks absorbs the whole blocks in order
 // and ignores the rest: the two padded blocks of the message above, plus
 // 63 bytes, give H(2).

@@ -63,9 +63,9 @@ else
 	echo "emulated: the host is not amd64: no native runs of the x86 kernels" >&2
 fi
 
-run arm64 "" ""            SIMDHASH_SHA1_KERNEL=ce      ./sha1 # every model has the SHA1 instructions
-run arm64 "" cpu.sha1=off  SIMDHASH_SHA1_KERNEL=neon    ./sha1 # as on a core without them
-run arm64 "" cpu.sha1=off,cpu.asimd=off SIMDHASH_SHA1_KERNEL=generic ./sha1
+run arm64 "" ""            "SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=cex2"     ./sha1 # every model has the SHA1 instructions
+run arm64 "" cpu.sha1=off  "SIMDHASH_SHA1_KERNEL=neon SIMDHASH_SHA1_MANY_KERNEL=neonx4" ./sha1 # as on a core without them
+run arm64 "" cpu.sha1=off,cpu.asimd=off "SIMDHASH_SHA1_KERNEL=generic SIMDHASH_SHA1_MANY_KERNEL=single" ./sha1
 
 run arm64 "" ""            SIMDHASH_GHASH_KERNEL=pmull ./ghash
 run arm64 "" cpu.pmull=off SIMDHASH_GHASH_KERNEL=neon  ./ghash
@@ -80,8 +80,16 @@ unset GOARM
 GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_SHA1_KERNEL=generic ./sha1
 GOARM=6 QEMU_TEST_DIR=$QEMU_TEST_DIR/goarm6 run arm arm1176 "" SIMDHASH_GHASH_KERNEL=generic ./ghash
 
+# 386: the ssse3 and avx kernels, and crypto/sha1's assembly behind stdlib
+# without SSSE3 (coreduo has SSE3 and no SSSE3; a Go 386 binary needs SSE2,
+# so pentium3 cannot run it); GODEBUG chooses as on amd64, which the last
+# two runs check with the dispatch tests alone.
+run 386 core2duo    ""            SIMDHASH_SHA1_KERNEL=ssse3  ./sha1 # SSSE3, no AVX
+run 386 SandyBridge ""            SIMDHASH_SHA1_KERNEL=avx    ./sha1 # + AVX
+run 386 coreduo     ""            SIMDHASH_SHA1_KERNEL=stdlib ./sha1 # SSE3, no SSSE3
+run 386 SandyBridge cpu.avx=off   SIMDHASH_SHA1_KERNEL=ssse3  ./sha1 -test.short -test.run '^(TestDispatch|TestRegistry|TestEveryKernelDispatches)$'
+run 386 core2duo    cpu.ssse3=off SIMDHASH_SHA1_KERNEL=stdlib ./sha1 -test.short -test.run '^(TestDispatch|TestRegistry|TestEveryKernelDispatches)$'
 # crypto/sha1's assembly behind the stdlib kernel; s390x is big-endian.
-run 386     "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 run s390x   "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 run loong64 "" "" SIMDHASH_SHA1_KERNEL=stdlib ./sha1
 # riscv64, built by the installed Go and by the newest: crypto/sha1 is
@@ -134,15 +142,37 @@ label() {
 	echo "${a[3]}${goarm:+ GOARM=$goarm}${toolchain:+ GOTOOLCHAIN=$toolchain} ${a[7]}${a[4]:+ -cpu ${a[4]}}${a[5]:+ GODEBUG=${a[5]}}${a[6]:+ ${a[6]}}"
 }
 
-echo "emulated: building the test binaries for ${#specs[@]} runs"
-for spec in "${specs[@]}"; do
-	runspec "$spec" QEMU_TEST_BUILD_ONLY=1 >/dev/null || failed+=("$(label "$spec"): build")
-done
-
+# Each test binary once (runs that share a directory, GOARCH and package
+# share it), EMULATED_JOBS at a time.
 jobs=${EMULATED_JOBS:-$(nproc 2>/dev/null || echo 2)}
-echo "emulated: ${#specs[@]} qemu runs, $jobs at a time"
+declare -A seen=()
+builds=()
+for spec in "${specs[@]}"; do
+	IFS=$'\x1f' read -r -a a <<<"$spec"
+	key="${a[2]}|${a[3]}|${a[7]}" # QEMU_TEST_DIR, GOARCH, PKG
+	if [[ -z ${seen[$key]:-} ]]; then
+		seen[$key]=1
+		builds+=("$spec")
+	fi
+done
+echo "emulated: building ${#builds[@]} test binaries for ${#specs[@]} runs, $jobs at a time"
 out=$QEMU_TEST_DIR/out
 mkdir -p "$out"
+for i in "${!builds[@]}"; do
+	while (($(jobs -rp | wc -l) >= jobs)); do
+		wait -n || true
+	done
+	(runspec "${builds[$i]}" QEMU_TEST_BUILD_ONLY=1 >"$out/build$i" 2>&1; echo $? >"$out/build$i.rc") &
+done
+wait
+for i in "${!builds[@]}"; do
+	if [[ $(cat "$out/build$i.rc" 2>/dev/null) != 0 ]]; then
+		cat "$out/build$i" >&2
+		failed+=("$(label "${builds[$i]}"): build")
+	fi
+done
+
+echo "emulated: ${#specs[@]} qemu runs, $jobs at a time"
 for i in "${!specs[@]}"; do
 	while (($(jobs -rp | wc -l) >= jobs)); do
 		wait -n || true
@@ -156,8 +186,8 @@ for i in "${!specs[@]}"; do
 done
 
 # Last, through go test itself, so that the run ends with go test's own lines.
-echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=single)"
-if ! env -u GODEBUG -u SIMDHASH_GHASH_KERNEL SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=single GOOS=linux GOARCH=arm64 CGO_ENABLED=0 \
+echo "emulated: arm64 go test -exec qemu-aarch64 ./internal/ref ./sha1 (SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=cex2)"
+if ! env -u GODEBUG -u SIMDHASH_GHASH_KERNEL SIMDHASH_SHA1_KERNEL=ce SIMDHASH_SHA1_MANY_KERNEL=cex2 GOOS=linux GOARCH=arm64 CGO_ENABLED=0 \
 	"$GO" test -count=1 -short -exec qemu-aarch64 ./internal/ref ./sha1; then
 	failed+=("arm64 go test ./internal/ref ./sha1")
 fi

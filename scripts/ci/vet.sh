@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # go vet on every target whose files differ: amd64 (the library and the
 # generators' module gen/), then the library packages on
-#   arm64, arm        their own assembly (asmdecl checks every frame); arm
-#                     is also the 32-bit target
+#   arm64, arm, 386   their own assembly (asmdecl checks every frame, 386's
+#                     with 12-byte slices); arm and 386 are the 32-bit targets
 #   s390x             big-endian, and the files of "stdlib" (crypto/sha1's
 #                     assembly), which 386 and loong64 build too
 #   js/wasm           no unix system calls (the guard-page tests)
-# and the whole library with -tags purego. 386 and loong64 add no file that
-# arm and s390x do not vet, and ppc64le and the other GOARCHes without a
+# and the whole library with -tags purego. loong64 adds no file that
+# s390x does not vet, and ppc64le and the other GOARCHes without a
 # kernel build exactly the files js/wasm and purego do, so they would add
 # time and no coverage (test-emulated still builds and runs the tests on
-# 386 and loong64). So does riscv64 built by Go 1.26; built by Go 1.27 it
+# loong64). So does riscv64 built by Go 1.26; built by Go 1.27 it
 # takes the stdlib kernel, and make test-newest-go vets it then. Vets every target, then fails naming those
 # that failed. VET_GOARCHES overrides the list of GOARCHes after amd64, and
 # VET_GEN=0 leaves out the generators' module (make test-newest-go). On
@@ -49,7 +49,7 @@ vet "linux/amd64" GOOS=linux GOARCH=amd64 -- ./...
 if [[ ${VET_GEN:-1} != 0 ]]; then
 	vet "gen/ (linux/amd64)" GOOS=linux GOARCH=amd64 -- -C gen vet ./...
 fi
-for arch in ${VET_GOARCHES:-arm64 arm s390x}; do
+for arch in ${VET_GOARCHES:-arm64 arm 386 s390x}; do
 	vet "linux/$arch" GOOS=linux GOARCH="$arch" -- "${LIBS[@]}"
 done
 vet "js/wasm" GOOS=js GOARCH=wasm -- "${LIBS[@]}"

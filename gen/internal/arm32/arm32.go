@@ -32,7 +32,7 @@
 // runs.
 //
 // Files, functions, labels, comments, the list scheduler and the GNU
-// export of loops come from package emit, shared with the arm64 emitter.
+// export of loops come from package armemit, shared with the arm64 emitter.
 // Argument offsets are computed with go/types for gc on arm (4-byte
 // pointers and ints), which avo's gotypes, written for 64-bit targets,
 // does not do.

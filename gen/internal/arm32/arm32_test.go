@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 )
 
 // every emits one of each instruction form the emitter has, with varied
@@ -112,8 +112,8 @@ func every(f *Func) {
 	f.SUBS(16, R3, R3)
 	f.BIC(15, R3, R3)
 	f.CMP(64, R3)
-	f.SUBIf(emit.EQ, 64, R1, R1)
-	f.SUBIf(emit.NE, 32, R2, R4)
+	f.SUBIf(armemit.EQ, 64, R1, R1)
+	f.SUBIf(armemit.NE, 32, R2, R4)
 	f.BNE("top")
 	f.BEQ("top")
 	f.BHS("top")
@@ -148,17 +148,17 @@ func TestEncodings(t *testing.T) {
 	}
 	var gnu strings.Builder
 	gnu.WriteString(gnuPrelude)
-	var insts []emittest.Encoding
+	var insts []gentest.Encoding
 	for _, n := range f.Nodes() {
 		switch n := n.(type) {
-		case emit.Label:
+		case armemit.Label:
 			fmt.Fprintf(&gnu, "%s:\n", n)
-		case *emit.Inst:
+		case *armemit.Inst:
 			fmt.Fprintf(&gnu, "\t%s\n", n.GNU)
-			insts = append(insts, emittest.Encoding{Go: n.Text(), GNU: n.GNU})
+			insts = append(insts, gentest.Encoding{Go: n.Text(), GNU: n.GNU})
 		}
 	}
-	emittest.CompareEncodings(t, "arm", "arm-linux-gnueabihf-", src, []byte(gnu.String()), 1, insts)
+	gentest.CompareEncodings(t, "arm", "arm-linux-gnueabihf-", src, []byte(gnu.String()), 1, insts)
 }
 
 // TestKnownWords pins encodings checked with GNU as, so that they stay
@@ -287,7 +287,7 @@ func TestAsmdecl(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet on a temporary module")
 	}
-	goBin, _ := emittest.GoTool(t)
+	goBin, _ := gentest.GoTool(t)
 	file, err := NewFile("arm")
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +319,7 @@ func TestAsmdecl(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	emittest.Run(t, dir, []string{"GOOS=linux", "GOARCH=arm", "GOFLAGS=-mod=mod", "GOWORK=off"}, goBin, "vet", ".")
+	gentest.Run(t, dir, []string{"GOOS=linux", "GOARCH=arm", "GOFLAGS=-mod=mod", "GOWORK=off"}, goBin, "vet", ".")
 }
 
 // TestDependences checks that every instruction form declares what it

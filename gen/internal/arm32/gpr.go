@@ -3,7 +3,7 @@ package arm32
 import (
 	"fmt"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // The general-register instructions of the SHA-1 rounds: data processing
@@ -13,13 +13,13 @@ import (
 // Go syntax, R1@>27 for r1, ror #27.
 
 // ShiftKind is the shift applied to a register operand.
-type ShiftKind = emit.ShiftKind
+type ShiftKind = armemit.ShiftKind
 
 // The shifts.
 const (
-	LSL = emit.LSL
-	LSR = emit.LSR
-	ROR = emit.ROR
+	LSL = armemit.LSL
+	LSR = armemit.LSR
+	ROR = armemit.ROR
 )
 
 // Shifted is a register operand shifted by a constant: R1<<3, R1>>3,
@@ -89,9 +89,9 @@ func (f *Func) CMPReg(m, n Reg) {
 }
 
 // stackRes names what a load or store of size bytes at off(base) touches,
-// for the scheduler (emit.MemRes): "mem", or the stack words of an
+// for the scheduler (armemit.MemRes): "mem", or the stack words of an
 // SP-based access.
-func stackRes(base Reg, off, size int) []string { return emit.MemRes(base == SP, off, size) }
+func stackRes(base Reg, off, size int) []string { return armemit.MemRes(base == SP, off, size) }
 
 func memText(base Reg, off int) (goText, gnuText string) {
 	if off == 0 {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 func need(cond bool, format string, args ...any) {
@@ -36,14 +36,14 @@ func latency(gnu string) int {
 }
 
 // neon appends a NEON instruction as WORD, with what it reads and writes.
-func (f *Func) neon(isa string, enc uint32, gnu string, in, out []string) *emit.Inst {
+func (f *Func) neon(isa string, enc uint32, gnu string, in, out []string) *armemit.Inst {
 	f.checkLR(gnu, in, out)
-	return f.Add(&emit.Inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: isa, In: in, Out: out, Latency: latency(gnu)})
+	return f.Add(&armemit.Inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: isa, In: in, Out: out, Latency: latency(gnu)})
 }
 
 // --- Bitwise logic (D or Q) ---
 
-func (f *Func) logic(name string, enc uint32, m, n, d Vec) *emit.Inst {
+func (f *Func) logic(name string, enc uint32, m, n, d Vec) *armemit.Inst {
 	sameWidth(name, d, n, m)
 	return f.neon("NEON", enc|quad(d)|fields(d.D(), n.D(), m.D()),
 		fmt.Sprintf("%s %v, %v, %v", name, d, n, m), res(n, m), res(d))
@@ -182,7 +182,7 @@ func (f *Func) VREV32(size int, m, d Vec) {
 
 // --- Shifts by an immediate ---
 
-func (f *Func) shift(name, suffix string, u, opc uint32, size, imm int, m, d Vec, right bool) *emit.Inst {
+func (f *Func) shift(name, suffix string, u, opc uint32, size, imm int, m, d Vec, right bool) *armemit.Inst {
 	sameWidth(name, d, m)
 	elemSize(name, size, 8, 16, 32, 64)
 	if right {
@@ -330,9 +330,9 @@ func (f *Func) checkLR(op string, in, out []string) {
 
 // scalar appends a general-register instruction in Go syntax, with its GNU
 // form (empty if it has none here) and what it reads and writes.
-func (f *Func) scalar(goOp string, goArgs []string, gnu string, in, out []string) *emit.Inst {
+func (f *Func) scalar(goOp string, goArgs []string, gnu string, in, out []string) *armemit.Inst {
 	f.checkLR(goOp, in, out)
-	return f.Add(&emit.Inst{Op: goOp, Args: goArgs, GNU: gnu, In: in, Out: out, Latency: 1})
+	return f.Add(&armemit.Inst{Op: goOp, Args: goArgs, GNU: gnu, In: in, Out: out, Latency: 1})
 }
 
 // armImm reports whether v is an A32 data-processing immediate: an 8-bit
@@ -371,7 +371,7 @@ func (f *Func) MOVW(m Operand2, r Reg) {
 	f.scalar("MOVW", []string{g, r.String()}, gnu, res(s.Reg), res(r))
 }
 
-func (f *Func) arith(goOp, gnuOp string, imm int, n, d Reg) *emit.Inst {
+func (f *Func) arith(goOp, gnuOp string, imm int, n, d Reg) *armemit.Inst {
 	n.check()
 	d.check()
 	need(imm >= 0 && armImm(uint32(imm)), "%s: %d is not an A32 immediate", goOp, imm)
@@ -379,8 +379,8 @@ func (f *Func) arith(goOp, gnuOp string, imm int, n, d Reg) *emit.Inst {
 		fmt.Sprintf("%s %s, %s, #%d", gnuOp, d.gnuText(), n.gnuText(), imm), res(n), res(d))
 }
 
-// Cond is a condition on the flags: emit.EQ, emit.NE, emit.HS or emit.LO.
-type Cond = emit.Cond
+// Cond is a condition on the flags: armemit.EQ, armemit.NE, armemit.HS or armemit.LO.
+type Cond = armemit.Cond
 
 // SUBIf sets d = n - imm if the flags satisfy c, and leaves d otherwise
 // (Go: SUB.c).
@@ -410,7 +410,7 @@ func (f *Func) CMP(imm int, n Reg) {
 }
 
 func (f *Func) branch(goOp, gnuOp, label string) {
-	f.Add(&emit.Inst{Op: goOp, Args: []string{label}, GNU: gnuOp + " " + label,
+	f.Add(&armemit.Inst{Op: goOp, Args: []string{label}, GNU: gnuOp + " " + label,
 		Branch: true, Conditional: goOp != "B", Target: label, In: []string{"flags"}})
 }
 
@@ -430,7 +430,7 @@ func (f *Func) BHS(label string) { f.branch("BHS", "bhs", label) }
 func (f *Func) BLO(label string) { f.branch("BLO", "blo", label) }
 
 // RET returns. (Go assembles it as ADD $0, R14, R15; it has no GNU form here.)
-func (f *Func) RET() { f.Add(&emit.Inst{Op: "RET", Terminal: true}) }
+func (f *Func) RET() { f.Add(&armemit.Inst{Op: "RET", Terminal: true}) }
 
 // VLDR loads the 8 bytes at off(base) into d (the VFP load; off is a
 // multiple of 4 below 1024, and the address must be 4-byte aligned).

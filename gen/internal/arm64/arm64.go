@@ -5,7 +5,7 @@
 // instructions. What does not depend on the instruction set (files,
 // functions as lists of instructions, the list scheduler, the GNU export
 // of loops, printing through avo's printer with its header, build
-// constraint and "Requires:" lines) is package emit, shared with the
+// constraint and "Requires:" lines) is package armemit, shared with the
 // 32-bit emitter gen/internal/arm32. Argument offsets come from avo's
 // gotypes, whose amd64 sizes are arm64's too. Nothing here imports
 // avo/build, whose init registers global command-line flags.

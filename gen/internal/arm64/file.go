@@ -4,17 +4,17 @@ import (
 	"fmt"
 
 	"github.com/mmcloughlin/avo/gotypes"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // File is one generated assembly file: TEXT and DATA sections under one
-// header and build constraint (see package emit for the layout).
-type File struct{ *emit.File }
+// header and build constraint (see package armemit for the layout).
+type File struct{ *armemit.File }
 
 // NewFile starts a file whose build constraint is expr, in //go:build
-// syntax ("arm64 && !purego"); see emit.NewFile.
+// syntax ("arm64 && !purego"); see armemit.NewFile.
 func NewFile(expr string) (*File, error) {
-	f, err := emit.NewFile(expr)
+	f, err := armemit.NewFile(expr)
 	if err != nil {
 		return nil, err
 	}
@@ -22,13 +22,13 @@ func NewFile(expr string) (*File, error) {
 }
 
 // Global is a read-only DATA section, local to the file.
-type Global = emit.Global
+type Global = armemit.Global
 
 // Func is one arm64 TEXT section under construction. Its methods append
-// instructions; the embedded emit.Func adds labels, comments, Schedule
+// instructions; the embedded armemit.Func adds labels, comments, Schedule
 // and GNU.
 type Func struct {
-	*emit.Func
+	*armemit.Func
 	sig *gotypes.Signature
 }
 
@@ -47,14 +47,14 @@ func (file *File) Func(name, sig string) (*Func, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arm64: signature of %s: %w", name, err)
 	}
-	f := &Func{Func: emit.NewFunc(name, s, s.Bytes(), isas), sig: s}
+	f := &Func{Func: armemit.NewFunc(name, s, s.Bytes(), isas), sig: s}
 	file.Add(f.Func)
 	return f, nil
 }
 
 // newFunc returns a function outside any file, for tests.
 func newFunc() *Func {
-	return &Func{Func: emit.NewFunc("test", gotypes.NewSignatureVoid(), 0, isas), sig: gotypes.NewSignatureVoid()}
+	return &Func{Func: armemit.NewFunc("test", gotypes.NewSignatureVoid(), 0, isas), sig: gotypes.NewSignatureVoid()}
 }
 
 // Arg is an argument of a function, or part of one (a slice's base or length).
@@ -77,7 +77,3 @@ func (a Arg) asm() string {
 	}
 	return b.Addr.Asm()
 }
-
-// Command returns the command that reproduces this run of a generator
-// run by go generate (see emit.Command).
-func Command(args []string) []string { return emit.Command(args) }

@@ -3,7 +3,7 @@ package arm64
 import (
 	"fmt"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // The 32-bit general-register instructions of the SHA-1 rounds: the ALU in
@@ -20,13 +20,13 @@ const (
 )
 
 // ShiftKind is the shift applied to a register operand.
-type ShiftKind = emit.ShiftKind
+type ShiftKind = armemit.ShiftKind
 
 // The shifts.
 const (
-	LSL = emit.LSL
-	LSR = emit.LSR
-	ROR = emit.ROR
+	LSL = armemit.LSL
+	LSR = armemit.LSR
+	ROR = armemit.ROR
 )
 
 // Shifted is a register operand shifted by a constant: R1<<3, R1>>3, R1@>2.
@@ -162,8 +162,8 @@ func (f *Func) CMPReg(m, n Reg) {
 }
 
 // memRes names what a load or store of size bytes at m touches, for the
-// scheduler (emit.MemRes): "mem", or the stack words of an RSP-based m.
-func memRes(m Mem, size int) []string { return emit.MemRes(m.Base == RSP, m.Off, size) }
+// scheduler (armemit.MemRes): "mem", or the stack words of an RSP-based m.
+func memRes(m Mem, size int) []string { return armemit.MemRes(m.Base == RSP, m.Off, size) }
 
 // loadStoreOffset checks the unsigned, scaled 12-bit offset of a load or
 // store of size bytes, of a general or a vector register.

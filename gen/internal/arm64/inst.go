@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
-// inst is one instruction (see emit.Inst).
-type inst = emit.Inst
+// inst is one instruction (see armemit.Inst).
+type inst = armemit.Inst
 
 // rs names the resources of operands for the dependency analysis.
 func rs(xs ...any) []string {
@@ -166,6 +166,9 @@ func (f *Func) LDRQ(m Mem, d VReg) { f.fpLoad("Q", 16, m, d) }
 // (Go: FMOVS off(Rn), Fd).
 func (f *Func) LDRS(m Mem, d VReg) { f.fpLoad("S", 4, m, d) }
 
+// STRQ stores the 16 bytes of s at m (Go: FMOVQ Fs, off(Rn)).
+func (f *Func) STRQ(s VReg, m Mem) { f.fpStore("Q", 16, s, m) }
+
 // STRS stores the low word of s at m (Go: FMOVS Fs, off(Rn)).
 func (f *Func) STRS(s VReg, m Mem) { f.fpStore("S", 4, s, m) }
 
@@ -282,6 +285,17 @@ func (f *Func) VEOR(m, n, d Vec) { f.logic("VEOR", "eor", m, n, d) }
 
 // VAND sets d = n & m.
 func (f *Func) VAND(m, n, d Vec) { f.logic("VAND", "and", m, n, d) }
+
+// VORR sets d = n | m.
+func (f *Func) VORR(m, n, d Vec) { f.logic("VORR", "orr", m, n, d) }
+
+// VBIC sets d = n &^ m. Go's assembler lacks BIC: it is a WORD.
+func (f *Func) VBIC(m, n, d Vec) {
+	sameArr("VBIC", m, n, d)
+	oneOf("VBIC", d, bytesArr...)
+	f.word(0x0e601c00|d.Arr.q()<<30|uint32(m.Reg)<<16|uint32(n.Reg)<<5|uint32(d.Reg),
+		fmt.Sprintf("bic %s, %s, %s", d.gnuText(), n.gnuText(), m.gnuText())).rw(rs(m, n), rs(d)...)
+}
 
 // VMOV copies vector n to d (B8 or B16).
 func (f *Func) VMOV(n, d Vec) {
@@ -420,6 +434,9 @@ func (f *Func) shift(goOp, gnuOp string, imm int, n, d Vec, right bool) built {
 // VSHL sets each element of d to that of n shifted left by imm.
 func (f *Func) VSHL(imm int, n, d Vec) { f.shift("VSHL", "shl", imm, n, d, false) }
 
+// VUSHR sets each element of d to that of n shifted right by imm.
+func (f *Func) VUSHR(imm int, n, d Vec) { f.shift("VUSHR", "ushr", imm, n, d, true) }
+
 // VSRI shifts n right by imm and inserts it into d, keeping d's top imm bits.
 func (f *Func) VSRI(imm int, n, d Vec) { f.shift("VSRI", "sri", imm, n, d, true).In = rs(n, d) }
 
@@ -487,8 +504,8 @@ func (f *Func) CMP(imm int, n Reg) {
 	f.scalar("CMP", []string{fmt.Sprintf("$%d", imm), n.String()}, fmt.Sprintf("cmp %s, #%d", n.gnuText(), imm)).rw(rs(n), "flags")
 }
 
-// Cond is a condition on the flags: emit.EQ, emit.NE, emit.HS or emit.LO.
-type Cond = emit.Cond
+// Cond is a condition on the flags: armemit.EQ, armemit.NE, armemit.HS or armemit.LO.
+type Cond = armemit.Cond
 
 // CSEL sets d = n if the flags satisfy c, else d = m (Go: CSEL c, Rn, Rm, Rd).
 func (f *Func) CSEL(c Cond, n, m, d Reg) {

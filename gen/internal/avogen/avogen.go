@@ -6,7 +6,10 @@
 // main.go ..."), which is not a command anyone can rerun from the package
 // directory. Our generators are run by go generate in the package that owns
 // the output, as `go -C ../gen run ./<generator> -out ...`, and the header
-// says exactly that (emit.Command).
+// says exactly that (gencmd.Command).
+//
+// A file is written for amd64 or, with the checks and the argument frame
+// that avo lacks there, for 386 (Target).
 package avogen
 
 import (
@@ -14,33 +17,34 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unsafe"
 
+	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
-	"github.com/mmcloughlin/avo/pass"
-	"github.com/mmcloughlin/avo/printer"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/simdhash/simdhash/gen/internal/gencmd"
 )
 
-// Command returns the command line that reproduces this run of the
-// generator, as go generate runs it (see emit.Command).
-func Command(args []string) []string { return emit.Command(args) }
-
 // Write compiles ctx and writes the Go assembly to the file out, in Go
-// package pkg, with a header naming argv as the generating command.
+// package pkg, with a header naming argv as the generating command: an
+// amd64 file (AMD64.Write).
 func Write(ctx *build.Context, out, pkg string, argv []string) error {
-	f, err := ctx.Result()
-	if err != nil {
-		return err
+	return AMD64.Write(ctx, out, pkg, argv)
+}
+
+// Table adds to ctx the read-only table name of the words, each of its
+// type's size, and returns it.
+func Table[W uint32 | uint64](ctx *build.Context, name string, words []W) operand.Mem {
+	m := ctx.StaticGlobal(name)
+	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i, w := range words {
+		var datum operand.Constant = operand.U32(w)
+		if _, wide := any(w).(uint64); wide {
+			datum = operand.U64(w)
+		}
+		ctx.AddDatum(i*int(unsafe.Sizeof(w)), datum)
 	}
-	if err := pass.Compile.Execute(f); err != nil {
-		return err
-	}
-	p := printer.NewGoAsm(printer.Config{Argv: argv, Pkg: pkg})
-	b, err := p.Print(f)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(out, b, 0o644)
+	return m
 }
 
 // Fatal prints err prefixed by the generator's name and exits with status 1.
@@ -62,9 +66,24 @@ func Fatal(name string, err error) {
 // package is not loaded: TEXT signatures are given as expressions, so a
 // package that does not compile can still be regenerated.
 func Main(name, defaultPkg string, addFlags func(*flag.FlagSet), describe func(*build.Context) error) {
+	MainFor(name, defaultPkg, []Target{AMD64}, addFlags, func(ctx *build.Context, _ Target) error { return describe(ctx) })
+}
+
+// MainFor is Main for a generator of the targets listed (the first is the
+// default): with more than one, -arch chooses, and describe is told which;
+// the context is built for "<GOARCH> && !purego" and written as that
+// target's file (Target.Write).
+func MainFor(name, defaultPkg string, targets []Target, addFlags func(*flag.FlagSet), describe func(*build.Context, Target) error) {
+	if len(targets) == 0 {
+		panic("avogen: MainFor of " + name + " without a target")
+	}
 	fs := flag.NewFlagSet(name, flag.ExitOnError)
 	out := fs.String("out", "", "write the Go assembly to `file` (required)")
 	pkg := fs.String("pkg", defaultPkg, "Go package of the output")
+	target := targetFlag{targets[0], targets}
+	if len(targets) > 1 {
+		fs.Var(&target, "arch", "the `GOARCH` to generate for: "+target.choices())
+	}
 	if addFlags != nil {
 		addFlags(fs)
 	}
@@ -75,14 +94,40 @@ func Main(name, defaultPkg string, addFlags func(*flag.FlagSet), describe func(*
 	// Describe before checking -out, so that a bad knob is reported even
 	// when -out is missing too.
 	ctx := build.NewContext()
-	ctx.ConstraintExpr("amd64,!purego")
-	if err := describe(ctx); err != nil {
+	ctx.ConstraintExpr(string(target.t) + ",!purego")
+	if err := describe(ctx, target.t); err != nil {
 		Fatal(name, err)
 	}
 	if *out == "" {
 		Fatal(name, fmt.Errorf("-out is required: the .s file to write (see -help)"))
 	}
-	if err := Write(ctx, *out, *pkg, Command(os.Args[1:])); err != nil {
+	if err := target.t.Write(ctx, *out, *pkg, gencmd.Command(os.Args[1:])); err != nil {
 		Fatal(name, err)
 	}
+}
+
+// targetFlag is -arch: one of the generator's targets.
+type targetFlag struct {
+	t       Target
+	targets []Target
+}
+
+func (f *targetFlag) String() string { return string(f.t) }
+
+func (f *targetFlag) Set(s string) error {
+	for _, t := range f.targets {
+		if string(t) == s {
+			f.t = t
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not supported: use %s", s, f.choices())
+}
+
+func (f *targetFlag) choices() string {
+	var names []string
+	for _, t := range f.targets {
+		names = append(names, string(t))
+	}
+	return strings.Join(names, " or ")
 }

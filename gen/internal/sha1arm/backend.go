@@ -123,8 +123,9 @@ func (b *backend) Jump(label string)                  { b.m.jump(label) }
 // Begin starts the function: it finds the blocks, loads h (on arm64 into
 // the registers that keep it, from which the first rounds read a..e; on
 // arm into the working registers, rotated for c, d and e with Rol30Fold)
-// and the constants.
-func (b *backend) Begin(fn string) {
+// and the constants. Its kernels keep and return nothing but h (Generate
+// asks for no more).
+func (b *backend) Begin(fn string, _ sha1sched.Contract) {
 	b.m = b.newMachine(fn)
 	m, r := b.m, &b.regs
 	ring := "on the stack"
@@ -203,6 +204,9 @@ func (b *backend) rotateHow() rotateHow {
 	return rotateROR
 }
 
+// KeepState is not called: the ARM kernels keep no trace.
+func (b *backend) KeepState(i, t int) { panic("sha1arm: no trace") }
+
 func (b *backend) Advance(label string) { b.m.advance(b.regs.ptr, b.regs.end, label) }
 
 // NextBlock adds a..e into h and sets a..e from h for the next block.
@@ -278,6 +282,9 @@ func (b *backend) addSteps(x val, n, d greg) []step {
 // Rotate: NEON rotates a lane by a shift into a fresh register and a
 // shift-and-insert (or accumulate) into it.
 func (b *backend) Rotate() sha1sched.RotateShape { return sha1sched.RotateInto }
+
+// Registers: the plan's ten fit in NEON's 16 or 32 (regPlan).
+func (b *backend) Registers() int { return 10 }
 
 // v is the register of role x in group g.
 func (b *backend) v(x sha1sched.VReg, g int) vreg {

@@ -3,7 +3,7 @@ package sha1arm
 import (
 	"strings"
 
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // The in-order cores that -order list schedules arm64 code for, as LLVM
@@ -17,7 +17,7 @@ import (
 // the A53's schedule serves too); and no instruction writes back before an
 // older one, so that an integer instruction after a NEON one waits three
 // cycles. The NEON instructions are therefore held back and issued in
-// runs (emit.InOrder.Hold). An FMOV from a vector register to a general
+// runs (armemit.InOrder.Hold). An FMOV from a vector register to a general
 // one (-wk fmov) is a NEON instruction on the Cortex-A53; on the A55 it
 // issues beside any instruction but a 128-bit NEON one, its result read
 // three cycles later.
@@ -38,10 +38,10 @@ const (
 
 // kindOf classifies i by its GNU form (arm64's, or arm's, whose NEON
 // mnemonics begin with v).
-func kindOf(i *emit.Inst) kind {
+func kindOf(i *armemit.Inst) kind {
 	op, args, _ := strings.Cut(i.GNU, " ")
 	a32 := strings.HasPrefix(op, "v")
-	vector := a32 || strings.Contains(args, ".16b") || strings.Contains(args, ".4s") || strings.HasPrefix(args, "q")
+	vector := a32 || strings.HasPrefix(op, "sha1") || strings.Contains(args, ".16b") || strings.Contains(args, ".4s") || strings.HasPrefix(args, "q")
 	op = strings.TrimPrefix(op, "v")
 	switch {
 	case i.Branch || i.Terminal:
@@ -63,7 +63,7 @@ func kindOf(i *emit.Inst) kind {
 }
 
 // shiftedRead reports whether i reads register r as its shifted operand.
-func shiftedRead(i *emit.Inst, r string) bool {
+func shiftedRead(i *armemit.Inst, r string) bool {
 	for _, a := range i.Args {
 		if rest, ok := strings.CutPrefix(a, r); ok && rest != "" && strings.ContainsRune("@<>", rune(rest[0])) {
 			return true
@@ -78,13 +78,13 @@ func shiftedRead(i *emit.Inst, r string) bool {
 // (FMOV) is a NEON instruction if moveNEON; else it issues beside any
 // instruction but a leading NEON one, and its result is read, and
 // written back, move cycles later.
-func inOrderCore(neon int, leads bool, moveNEON bool, move int) emit.InOrder {
+func inOrderCore(neon int, leads bool, moveNEON bool, move int) armemit.InOrder {
 	if moveNEON {
 		move = neon
 	}
-	return emit.InOrder{
+	return armemit.InOrder{
 		Width: 2,
-		Unit: func(i *emit.Inst) string {
+		Unit: func(i *armemit.Inst) string {
 			switch kindOf(i) {
 			case kindLoad, kindStore, kindNEONLoad:
 				return "ldst"
@@ -101,7 +101,7 @@ func inOrderCore(neon int, leads bool, moveNEON bool, move int) emit.InOrder {
 			return "alu"
 		},
 		Units: map[string]int{"alu": 2, "ldst": 1, "neon": 1, "branch": 1},
-		Delay: func(p, c *emit.Inst, r string) int {
+		Delay: func(p, c *armemit.Inst, r string) int {
 			switch kindOf(p) {
 			case kindNEON:
 				return neon
@@ -128,7 +128,7 @@ func inOrderCore(neon int, leads bool, moveNEON bool, move int) emit.InOrder {
 			}
 			return 1
 		},
-		Done: func(i *emit.Inst) int {
+		Done: func(i *armemit.Inst) int {
 			switch kindOf(i) {
 			case kindNEON:
 				return neon
@@ -141,8 +141,8 @@ func inOrderCore(neon int, leads bool, moveNEON bool, move int) emit.InOrder {
 			}
 			return 1
 		},
-		Leads: func(i *emit.Inst) bool { return leads && kindOf(i) == kindNEON },
-		Hold:  func(i *emit.Inst) bool { return kindOf(i) == kindNEON || moveNEON && kindOf(i) == kindMove },
+		Leads: func(i *armemit.Inst) bool { return leads && kindOf(i) == kindNEON },
+		Hold:  func(i *armemit.Inst) bool { return kindOf(i) == kindNEON || moveNEON && kindOf(i) == kindMove },
 	}
 }
 
@@ -151,12 +151,17 @@ var (
 	cortexA55 = inOrderCore(4, true, false, 3)
 )
 
+// CortexA53 is the Cortex-A53 for armemit.Func.ScheduleFor: every result
+// written back when this model's A53 writes it back, in order (the SHA-1
+// instructions' kernel, gen/internal/sha1ce, is ordered for it).
+var CortexA53 = armemit.Core{Latency: cortexA53.Done, InOrderCompletion: true}
+
 // refineWindow is how many places OrderBoth moves an instruction at most.
 const refineWindow = 8
 
 // schedule reorders each straight stretch of f as o says (not
 // OrderDescription).
-func schedule(f *emit.Func, o Order) {
+func schedule(f *armemit.Func, o Order) {
 	if o == OrderBoth {
 		f.ScheduleInOrder(scheduleCore(OrderA55))
 		f.RefineInOrder(scheduleCore(OrderA55), scheduleCore(OrderA53), refineWindow)
@@ -168,7 +173,7 @@ func schedule(f *emit.Func, o Order) {
 // scheduleCore is the core -order schedules for, with the trade between
 // waiting and the chain behind that gave the best code of those tried
 // (docs/sha1-schedule.md).
-func scheduleCore(o Order) emit.InOrder {
+func scheduleCore(o Order) armemit.InOrder {
 	if o == OrderA53 {
 		c := cortexA53
 		c.Wait = 6

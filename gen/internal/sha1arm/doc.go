@@ -45,7 +45,7 @@
 // rotations (val). Each round's temporaries, and the vector temporaries
 // of each group, alternate between sets where there are registers enough,
 // so that a list scheduler may overlap them (-order a55 or a53, for
-// in-order cores: emit.Func.ScheduleInOrder; -order both orders for the
+// in-order cores: armemit.Func.ScheduleInOrder; -order both orders for the
 // A55, then improves the order for the A53 where the A55 loses nothing);
 // -order description keeps the description's order and its -placement.
 //

@@ -5,12 +5,9 @@ import (
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/arm64"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
-
-// Signature is the Go signature of the block functions.
-const Signature = "func(h *[5]uint32, p []byte)"
 
 // Name is the kernel's name, as sha1.Kernel reports it.
 const Name = "neon"
@@ -21,7 +18,7 @@ const Function = "blockNEON"
 // Generate describes the kernel with p as the function name (Function if
 // empty) in a new file with build constraint constraint, and returns the
 // file and the function's block loop in GNU syntax (for llvm-mca).
-func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, error) {
+func (a Arch) Generate(p Params, name, constraint string) (*armemit.File, string, error) {
 	if name == "" {
 		name = Function
 	}
@@ -29,7 +26,7 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 		return nil, "", err
 	}
 	b := &backend{arch: a, p: p, regs: a.regPlan()}
-	var file *emit.File
+	var file *armemit.File
 	switch a {
 	case ARM64:
 		f, err := arm64.NewFile(constraint)
@@ -39,7 +36,7 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 		file = f.File
 		k := KTable(file, "sha1NEONK")
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, Signature))
+			fn := must(f.Func(name, sha1sched.Contract{}.Signature()))
 			fn.SetFrame(a64Frame)
 			return &a64{f: fn, ktab: k, slots: [4]greg(b.regs.ring)}
 		}
@@ -51,14 +48,14 @@ func (a Arch) Generate(p Params, name, constraint string) (*emit.File, string, e
 		file = f.File
 		k := KTable(file, "sha1NEONK")
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, Signature))
+			fn := must(f.Func(name, sha1sched.Contract{}.Signature()))
 			fn.SetFrame(a32Frame)
 			return &a32{f: fn, ktab: k}
 		}
 	default:
 		return nil, "", fmt.Errorf("sha1arm: no architecture %d", a)
 	}
-	if err := sha1sched.Generate(b, p.Schedule, name); err != nil {
+	if err := sha1sched.Generate(b, p.Schedule, name, sha1sched.Contract{}); err != nil {
 		return nil, "", err
 	}
 	if p.Order != OrderDescription {
@@ -83,11 +80,11 @@ func must[T any](v T, err error) T {
 
 // KTable adds to file the DATA symbol name holding the round constants:
 // K of rounds 20i..20i+19 in each 32-bit word of the 16-byte row i.
-func KTable(file *emit.File, name string) *emit.Global {
+func KTable(file *armemit.File, name string) *armemit.Global {
 	t := file.Data(name)
-	for i := range 4 {
-		k := uint64(sha1sched.K(20 * i))
-		t.U64(k|k<<32, k|k<<32)
+	k := sha1sched.KTable(4)
+	for i := 0; i < len(k); i += 4 {
+		t.U64(uint64(k[i])|uint64(k[i+1])<<32, uint64(k[i+2])|uint64(k[i+3])<<32)
 	}
 	return t
 }

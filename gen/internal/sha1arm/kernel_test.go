@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -34,7 +34,7 @@ func TestEveryKnobChangesCode(t *testing.T) {
 		if !strings.HasPrefix(loop, "loop:\n") || !strings.Contains(loop, "\tb loop\n") {
 			t.Errorf("%s: the GNU loop does not run from loop: to its branch back:\n%.200s", a, loop)
 		}
-		emittest.KnobsChangeCode(t, a.String(), base, a.Variants(base), a.Schedule,
+		gentest.KnobsChangeCode(t, a.String(), base, a.Variants(base), a.Schedule,
 			func(p Params) string { asm, _ := generated(t, a, p); return asm })
 	}
 }
@@ -49,7 +49,7 @@ func TestKnobLists(t *testing.T) {
 	}
 	for _, a := range Arches {
 		p := a.Defaults()
-		if got := emittest.KnobFlags(a.Knobs(&p)); got != want[a] {
+		if got := gentest.KnobFlags(a.Knobs(&p)); got != want[a] {
 			t.Errorf("%s registers %v, want %s", a, got, want[a])
 		}
 	}

@@ -1,6 +1,6 @@
 package sha1arm
 
-import "github.com/simdhash/simdhash/gen/internal/emit"
+import "github.com/simdhash/simdhash/gen/internal/armemit"
 
 // The backend (backend.go, rounds.go) emits code through a machine: the
 // instructions it needs, in terms that do not depend on the instruction
@@ -37,7 +37,7 @@ func (op aluOp) commutes() bool { return op != opBic }
 // shift is the shift applied to the second operand m of an instruction;
 // the zero shift leaves it as it is.
 type shift struct {
-	kind emit.ShiftKind
+	kind armemit.ShiftKind
 	n    int
 }
 
@@ -46,7 +46,7 @@ func ror(n int) shift {
 	if n%32 == 0 {
 		return shift{}
 	}
-	return shift{emit.ROR, n % 32}
+	return shift{armemit.ROR, n % 32}
 }
 
 // rotateHow is how an explicit rotate is written.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	. "github.com/simdhash/simdhash/gen/internal/arm32"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // a32 is the machine of 32-bit ARM with NEON: one function of the arm
@@ -69,9 +69,9 @@ func (m *a32) alu(op aluOp, mm greg, sh shift, n, d greg) {
 	var o Operand2 = r32(mm)
 	switch {
 	case sh.n == 0:
-	case sh.kind == emit.LSL:
+	case sh.kind == armemit.LSL:
 		o = r32(mm).LSL(sh.n)
-	case sh.kind == emit.LSR:
+	case sh.kind == armemit.LSR:
 		o = r32(mm).LSR(sh.n)
 	default:
 		o = r32(mm).ROR(sh.n)

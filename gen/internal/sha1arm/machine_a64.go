@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	. "github.com/simdhash/simdhash/gen/internal/arm64"
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // a64 is the AArch64 machine: one function of the arm64 file. The W+K
@@ -66,9 +66,9 @@ func operand2(m greg, sh shift) Operand2 {
 	switch {
 	case sh.n == 0:
 		return r
-	case sh.kind == emit.LSL:
+	case sh.kind == armemit.LSL:
 		return r.LSL(sh.n)
-	case sh.kind == emit.LSR:
+	case sh.kind == armemit.LSR:
 		return r.LSR(sh.n)
 	}
 	return r.ROR(sh.n)

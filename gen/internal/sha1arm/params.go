@@ -156,7 +156,7 @@ type Order int
 // The orders.
 const (
 	// OrderA55 reorders each straight stretch of code with a list
-	// scheduler (emit.Func.ScheduleInOrder) for LLVM's model of the
+	// scheduler (armemit.Func.ScheduleInOrder) for LLVM's model of the
 	// in-order Cortex-A55, which places the vector steps by their
 	// dependences: -placement, which would only break its ties, is
 	// rejected (Validate).
@@ -164,7 +164,7 @@ const (
 	// OrderA53 is OrderA55 for LLVM's model of the Cortex-A53.
 	OrderA53
 	// OrderBoth is OrderA55, then improved for the Cortex-A53 where the
-	// A55 loses nothing (emit.Func.RefineInOrder): each instruction that
+	// A55 loses nothing (armemit.Func.RefineInOrder): each instruction that
 	// the A53 holds back (NEON, and FMOV) is moved, one at a time, to the
 	// place near it where the A53's model takes the fewest cycles, if
 	// that is fewer and the A55's no more.

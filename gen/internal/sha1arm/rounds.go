@@ -1,9 +1,7 @@
 package sha1arm
 
 import (
-	"fmt"
-
-	"github.com/simdhash/simdhash/gen/internal/emit"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -92,8 +90,8 @@ func (b *backend) wkSteps(r sha1sched.Round, e val, dst, free greg) []step {
 	case e.rot != 0 && b.p.Rol5 == Rol5Shifts && !high:
 		// e = W+K + e>>2 + e<<30: rotated back by the halves of the rotation.
 		return append(steps,
-			func() { m.alu(opAdd, e.r, shift{emit.LSR, e.rot}, src, free) },
-			func() { m.alu(opAdd, e.r, shift{emit.LSL, 32 - e.rot}, free, dst) })
+			func() { m.alu(opAdd, e.r, shift{armemit.LSR, e.rot}, src, free) },
+			func() { m.alu(opAdd, e.r, shift{armemit.LSL, 32 - e.rot}, free, dst) })
 	case e.rot != 0:
 		how, x := b.rotateHow(), e
 		steps = append(steps, func() { m.rotate(how, x.rot, x.r, dst) })
@@ -119,47 +117,48 @@ func (b *backend) logic(op aluOp, x, y val, dst greg) (step, val) {
 	return func() { m.alu(op, y.r, sh, x.r, dst) }, val{dst, x.rot}
 }
 
-// fSteps returns the steps that add f_t(b, c, d) into e, in the form of
-// Ch and Maj that r asks for, with the temporaries tmp.
+// fSteps returns the steps that add f_t(b, c, d) into e, lowered from
+// r's form (sha1sched.Round.Form), with the temporaries tmp: each node
+// into the temporary of its place (its X into its own, its Y into the
+// other), an Add's halves into e one by one. The oldest inputs go first (c
+// and d, then b, the newest but one): of two operations, one that does
+// not read b is computed before one that does, and b is the first operand
+// of an operation on b and another input.
 func (b *backend) fSteps(r sha1sched.Round, bb, c, d val, e greg, tmp [2]greg) []step {
-	t, u := tmp[0], tmp[1]
 	var steps []step
-	logic := func(op aluOp, x, y val, dst greg) val {
-		s, v := b.logic(op, x, y, dst)
+	leaves := [...]val{sha1sched.InB: bb, sha1sched.InC: c, sha1sched.InD: d}
+	var eval func(x *sha1sched.Expr, t int) val
+	eval = func(x *sha1sched.Expr, t int) val {
+		if x.Leaf() {
+			return leaves[x.Op]
+		}
+		p, q := x.X, x.Y
+		if p.Leaf() && q.Op == sha1sched.InB && x.Op != sha1sched.OpAndNot {
+			p, q = q, p
+		}
+		var pv, qv val
+		if p.ReadsB() && !q.ReadsB() {
+			qv = eval(q, 1-t)
+			pv = eval(p, t)
+		} else {
+			pv, qv = eval(p, t), eval(q, 1-t)
+		}
+		s, v := b.logic(aluOps[x.Op], pv, qv, tmp[t])
 		steps = append(steps, s)
 		return v
 	}
 	add := func(x val) { steps = append(steps, b.addSteps(x, e, e)...) }
-	switch {
-	case r.F == sha1sched.FCh && r.Ch == sha1sched.ChXor: // ((c ^ d) & b) ^ d
-		x := logic(opEor, c, d, t)
-		x = logic(opAnd, x, bb, t)
-		add(logic(opEor, x, d, t))
-	case r.F == sha1sched.FCh && r.Ch == sha1sched.ChAdd: // (d &^ b) + (b & c): the halves share no bit
-		add(logic(opBic, d, bb, t))
-		add(logic(opAnd, bb, c, u))
-	case r.F == sha1sched.FParity: // (c ^ d) ^ b
-		x := logic(opEor, c, d, t)
-		add(logic(opEor, x, bb, t))
-	case r.Maj == sha1sched.MajXor: // ((b ^ c) & (c ^ d)) ^ c
-		y := logic(opEor, c, d, u)
-		x := logic(opEor, bb, c, t)
-		x = logic(opAnd, x, y, t)
-		add(logic(opEor, x, c, t))
-	case r.Maj == sha1sched.MajOr: // (b & c) | (d & (b | c))
-		x := logic(opOrr, bb, c, t)
-		x = logic(opAnd, x, d, t)
-		y := logic(opAnd, bb, c, u)
-		add(logic(opOrr, x, y, t))
-	case r.Maj == sha1sched.MajAdd: // (c & d) + (b & (c ^ d)): the halves share no bit
-		add(logic(opAnd, c, d, t))
-		y := logic(opEor, c, d, u)
-		add(logic(opAnd, y, bb, u))
-	default:
-		panic(fmt.Sprintf("sha1arm: no form of f for round %d with ch=%v maj=%v", r.T, r.Ch, r.Maj))
+	if f := r.Form(); f.Op == sha1sched.OpAdd {
+		add(eval(f.X, 0))
+		add(eval(f.Y, 1))
+	} else {
+		add(eval(f, 0))
 	}
 	return steps
 }
+
+// aluOps is the instruction of each operation of the forms.
+var aluOps = map[sha1sched.ExprOp]aluOp{sha1sched.OpAnd: opAnd, sha1sched.OpOr: opOrr, sha1sched.OpXor: opEor, sha1sched.OpAndNot: opBic}
 
 // rol5Steps returns the steps of e += rol5(a): 32-bit ARM adds a rotated
 // operand; arm64 rotates into a temporary first, or adds the rotation's
@@ -171,8 +170,8 @@ func (b *backend) rol5Steps(t int, a, e greg) []step {
 		return []step{func() { m.alu(opAdd, a, ror(27), e, e) }}
 	case b.p.Rol5 == Rol5Shifts:
 		return []step{
-			func() { m.alu(opAdd, a, shift{emit.LSR, 27}, e, e) },
-			func() { m.alu(opAdd, a, shift{emit.LSL, 5}, e, e) },
+			func() { m.alu(opAdd, a, shift{armemit.LSR, 27}, e, e) },
+			func() { m.alu(opAdd, a, shift{armemit.LSL, 5}, e, e) },
 		}
 	}
 	how := rotateORR

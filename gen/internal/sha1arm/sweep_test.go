@@ -3,17 +3,17 @@ package sha1arm
 import (
 	"fmt"
 	"math/rand"
-	"os"
 	"testing"
 
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/knob"
+	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
 // TestSweep generates, for arm64 and arm, a kernel for every value of
 // every knob the architecture honours, varied one at a time from its
 // defaults, plus three random combinations of knobs (SIMDHASH_SWEEP=full:
-// 24), into a scratch package under testdata/ (emittest.Sweep), and runs
+// 24), into a scratch package under testdata/ (gentest.Sweep), and runs
 // each there against internal/ref under qemu user-mode emulation, on
 // inputs around a guard page too. 32-bit arm runs on a Cortex-A15, which
 // has NEON but not the SHA-1 instructions, so that a stray one faults.
@@ -22,13 +22,10 @@ func TestSweep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the sweep cross-compiles and runs every knob's kernel under qemu; run it without -short (make test) or with make sweep")
 	}
-	emittest.NeedQemu(t)
-	combos := 3
-	if os.Getenv("SIMDHASH_SWEEP") == "full" {
-		combos = 24
-	}
-	files := emittest.SHA1Tests("arm64 || arm", "hasNEON")
-	sw := emittest.NewSweep(t, files["sweep_test.go"])
+	gentest.NeedQemu(t)
+	combos := gentest.Sweeps(3, 24)
+	files := gentest.SHA1Tests("arm64 || arm", "hasNEON")
+	sw := gentest.NewSweep(t, files["sweep_test.go"])
 	sw.File("guard_linux_test.go", files["guard_linux_test.go"])
 	sw.CPU("arm", "cortex-a15")
 	for _, a := range Arches {
@@ -42,7 +39,7 @@ func TestSweep(t *testing.T) {
 				t.Fatalf("%s %s: %v", a, a.Schedule(p), err)
 			}
 			label := a.String() + " " + a.Schedule(p)
-			sw.Add(a.String(), file, label, []string{Function}, Signature, func(names []string) string {
+			sw.Add(a.String(), file, label, []string{Function}, sha1sched.Contract{}.Signature(), func(names []string) string {
 				return fmt.Sprintf("\t{%q, %s},\n", label, names[0])
 			})
 		}

@@ -49,7 +49,9 @@
 // Maj(b,c,d) = ((b ^ c) & (c ^ d)) ^ c, (b & c) | (d & (b | c)) or
 // (c & d) + (b & (c ^ d)). An ADD form adds two halves that share no bit
 // into e one by one, which shortens the chain into e at the cost of an
-// instruction.
+// instruction. The forms are written once, as expressions (FormOf, in
+// forms.go), which every backend of every SHA-1 description lowers: this
+// package's, sha1many's, and the x86 pair kernel's rounds.
 //
 // # Shape of the description
 //
@@ -65,7 +67,7 @@
 // before Generate returns, the accesses are replayed for whole inputs of
 // one, two and three blocks, so a schedule that would read a slot before
 // it is written, or after it is overwritten, is rejected instead of
-// emitted. The tests run the whole description on a model machine (three
+// emitted. The tests run the whole description on a model backend (three
 // scalar operands, no flags, a rotate into a fresh register) against FIPS
 // 180-4, for every schedule and both rotate shapes.
 package sha1sched

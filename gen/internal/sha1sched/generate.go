@@ -16,6 +16,11 @@ type Backend interface {
 	// Rotate is how the target rotates vector lanes; Group shapes its
 	// operations to it.
 	Rotate() RotateShape
+	// Registers is the number of vector registers the description may
+	// use: 10 or more hold the whole plan, and from 7 (SpillRegisters)
+	// to 9 the description spills (Group), in Spill and Reload
+	// operations, each of which calls op.WK.Record.
+	Registers() int
 	// Vector returns the steps that emit op. A Store's step calls
 	// op.WK.Record.
 	Vector(op VOp) []Step
@@ -24,116 +29,165 @@ type Backend interface {
 	// placed after it in the same round may then overwrite that slot.
 	Round(r Round) []Step
 
-	// Begin starts the function name, func(h *[5]uint32, p []byte): it
-	// loads the arguments, jumps to the end (Finish) when p holds no
-	// whole block, sets the working variables a..e from h, keeps h where
-	// NextBlock and Finish find it, points at p's first block, sets up the
-	// constants and a ring of RingWords W+K words, and names the
-	// generated schedule in a comment.
-	Begin(name string)
+	// Begin starts the function name with contract c (of the Blocks
+	// form): it loads the arguments, jumps to the end (Finish) when p
+	// holds no whole block, sets the working variables a..e from h, keeps
+	// h where NextBlock and Finish find it, points at p's first block,
+	// sets up the constants and a ring of RingWords W+K words, and names
+	// the generated schedule in a comment. NextBlock and Finish count the
+	// blocks for c's Result.
+	Begin(name string, c Contract)
+	// KeepState stores the working variables after the first t rounds of
+	// the block as the trace's state i (Contract.Trace[i] = t); Generate
+	// calls it only for a contract with a Trace. KeepW operations store
+	// the trace's W.
+	KeepState(i, t int)
+	// Control: Advance jumps to label if the next block would start past
+	// the last whole block of p; NextBlock adds a..e into h, and sets a..e
+	// from h for the next block's round 0; Finish adds a..e into h,
+	// stores h, and returns, and is also where Begin's early exit lands.
+	Control
+}
+
+// Control is the control flow of a description's loop (Loop).
+type Control interface {
 	// Comment emits a comment line.
 	Comment(format string, args ...any)
 	// Label places a branch target.
 	Label(name string)
 	// Jump jumps to label.
 	Jump(label string)
-	// Advance points at the next block, and jumps to label if there is
-	// none: if that block would start past the last whole block of p.
+	// Advance points at the next block, or jumps to label after the last.
 	Advance(label string)
-	// NextBlock adds a..e into h, and sets a..e from h for the next
-	// block's round 0.
+	// NextBlock ends a block that has a next one.
 	NextBlock()
-	// Finish adds a..e into h, stores h, and returns; it is also where
-	// Begin's early exit lands.
+	// Finish ends the last block, and the function.
 	Finish()
 }
 
-// Generate describes the one-block kernel name with schedule s to b, and
-// replays its W+K accesses (see Model) before it returns: an error means
-// the schedule cannot work, and the emitted code must be discarded.
-func Generate(b Backend, s Schedule, name string) error {
+// Generate describes the one-block kernel name with schedule s and
+// contract c (of the Blocks form) to b, and replays its W+K accesses (see
+// Model) before it returns: an error means the schedule cannot work, and
+// the emitted code must be discarded.
+func Generate(b Backend, s Schedule, name string, c Contract) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	return generate(b, s, name)
-}
-
-// generate is Generate without the up-front Validate, so that tests can
-// show the ring model rejecting what Validate would have.
-func generate(b Backend, s Schedule, name string) error {
-	d := &driver{b: b, s: s, ring: &Model{}}
-	L := int(s.Lookahead)
-	b.Begin(name)
-	b.Comment("Prologue: W+K for rounds 0..%d of the first block.", L-1)
-	for r := -L; r < 0; r++ {
-		for _, st := range d.precalc(r) {
-			st()
+	if c.Form != Blocks {
+		return fmt.Errorf("%s: the one-stream description takes the Blocks form", name)
+	}
+	for _, t := range c.Trace {
+		if t < 1 || t > 80 {
+			return fmt.Errorf("%s: a trace of the state after %d rounds: want 1..80", name, t)
 		}
 	}
-	prologue := d.ring.Cut()
+	if r := b.Registers(); r < SpillRegisters {
+		return fmt.Errorf("%s: %d vector registers: the description needs %d, spilling all but the last %d groups of the window", name, r, SpillRegisters, SpillWindow)
+	}
+	return generate(b, s, name, c)
+}
 
-	b.Label("loop")
-	// From round first on, the rounds host the look-ahead's steps for the
-	// next block (its groups 0..3), which load from it. There the loop
-	// advances to that block; after the last block it branches to a copy of
-	// the remaining rounds without the look-ahead, so nothing past the input
-	// is read and no block pointer has to be chosen without a branch.
-	first := 80 - L
-	for t := 0; t < first; t++ {
-		s.Placement.Merge(d.round(t), d.precalc(t))
-	}
-	head := d.ring.Cut()
-	b.Comment("Advance to the next block, or finish the last one without the look-ahead.")
-	b.Advance("last")
-	for t := first; t < 80; t++ {
-		s.Placement.Merge(d.round(t), d.precalc(t))
-	}
-	next := d.ring.Cut()
-	b.NextBlock()
-	b.Jump("loop")
-
-	b.Label("last")
-	for t := first; t < 80; t++ {
-		s.Placement.Merge(d.round(t), nil)
-	}
-	last := d.ring.Cut()
+// generate is Generate without the up-front checks, so that tests can
+// show the ring model rejecting what Validate would have.
+func generate(b Backend, s Schedule, name string, c Contract) error {
+	d := &driver{b: b, s: s, c: c, ring: &Model{}}
+	b.Begin(name, c)
+	prologue, head, next, last := Loop{
+		Lookahead: int(s.Lookahead), Ring: d.ring,
+		Prologue: "Prologue: W+K for rounds 0..%d of the first block.",
+		Advance:  "Advance to the next block, or finish the last one without the look-ahead.",
+		Vector:   d.precalc, Round: d.merge, Backend: b,
+	}.Emit()
 	// Every round reads its word once, in the loop and in the last block.
 	for _, tail := range []Trace{next, last} {
 		if err := readsOnce(append(append(Trace{}, head...), tail...)); err != nil {
 			return fmt.Errorf("%s with %s: %w", name, s, err)
 		}
 	}
-	// Whole inputs of one, two and three blocks: one covers the block the
-	// prologue filled, two and three the blocks the loop itself filled.
-	for blocks := 1; blocks <= 3; blocks++ {
-		runs := []Run{{prologue, 0}}
-		for i := 0; i < blocks; i++ {
-			tail := next
-			if i == blocks-1 {
-				tail = last
-			}
-			runs = append(runs, Run{head, 80 * i}, Run{tail, 80 * i})
-		}
-		if err := Check(runs); err != nil {
-			return fmt.Errorf("%s with %s: %w", name, s, err)
+	if err := CheckBlocks(prologue, head, next, last); err != nil {
+		return fmt.Errorf("%s with %s: %w", name, s, err)
+	}
+	return nil
+}
+
+// Loop is the block loop of the descriptions (this package's and
+// gen/internal/sha1many's), whose vector work for each word runs Lookahead
+// rounds before the round that reads it. From round 80-Lookahead on, the
+// rounds host the look-ahead's steps for the next block, which load from
+// it. There the loop advances to that block; after the last block it
+// branches to a copy of the remaining rounds without the look-ahead, so
+// that nothing past the input is read and no block pointer has to be
+// chosen without a branch.
+type Loop struct {
+	Lookahead int
+	Ring      *Model // where the steps record their accesses
+	// Prologue (given the last word it computes) and Advance are the
+	// comments before the prologue and the branch.
+	Prologue, Advance string
+	// Vector returns the look-ahead's steps for word w (80 and up: the
+	// next block's); Round emits round t with those that it hosts.
+	Vector  func(w int) []Step
+	Round   func(t int, vector []Step)
+	Backend Control
+}
+
+// Emit emits the loop and returns the ring's accesses of its parts, for
+// CheckBlocks.
+func (l Loop) Emit() (prologue, head, next, last Trace) {
+	b, L := l.Backend, l.Lookahead
+	b.Comment(l.Prologue, L-1)
+	for w := 0; w < L; w++ {
+		for _, st := range l.Vector(w) {
+			st()
 		}
 	}
+	prologue = l.Ring.Cut()
+	b.Label("loop")
+	first := 80 - L
+	for t := 0; t < first; t++ {
+		l.Round(t, l.Vector(t+L))
+	}
+	head = l.Ring.Cut()
+	b.Comment(l.Advance)
+	b.Advance("last")
+	for t := first; t < 80; t++ {
+		l.Round(t, l.Vector(t+L))
+	}
+	next = l.Ring.Cut()
+	b.NextBlock()
+	b.Jump("loop")
+	b.Label("last")
+	for t := first; t < 80; t++ {
+		l.Round(t, nil)
+	}
+	last = l.Ring.Cut()
 	b.Finish()
-	return nil
+	return prologue, head, next, last
 }
 
 type driver struct {
 	b    Backend
 	s    Schedule
+	c    Contract
 	ring *Model
 }
 
-// precalc returns the vector steps that round r hosts: one quarter of the
-// group holding word r+Lookahead. Rounds 80-Lookahead..79 host the first
-// groups of the next block, after Advance; negative rounds are the
-// prologue.
-func (d *driver) precalc(r int) []Step {
-	w := r + int(d.s.Lookahead)
+// merge emits round t with the vector steps it hosts, then what the trace
+// keeps of the state after it.
+func (d *driver) merge(t int, vector []Step) {
+	d.s.Placement.Merge(d.round(t), vector)
+	for i, after := range d.c.Trace {
+		if after == t+1 {
+			d.b.KeepState(i, after)
+		}
+	}
+}
+
+// precalc returns the vector steps of word w: one quarter of the steps of
+// its group, dealt to the round Lookahead rounds earlier. Rounds
+// 80-Lookahead..79 host the first groups of the next block, after Advance;
+// words below Lookahead are the prologue.
+func (d *driver) precalc(w int) []Step {
 	return d.s.Placement.Deal(d.groupSteps(w/wordsPerGroup), w%wordsPerGroup, wordsPerGroup)
 }
 
@@ -141,9 +195,16 @@ func (d *driver) precalc(r int) []Step {
 // the ring at RingSlot.
 func (d *driver) groupSteps(g int) []Step {
 	var steps []Step
-	for _, op := range Group(g, d.b.Rotate()) {
-		if op.Kind == Store {
+	for _, op := range Group(g, d.b.Rotate(), d.b.Registers() < planRegisters) {
+		switch {
+		case op.Kind == Store:
 			op.WK = d.ring.Write(op.Word, RingSlot(op.Word))
+		case op.Kind == Spill:
+			op.WK = d.ring.Write(op.Word, SpillSlot(op.Group))
+		case op.Kind == Reload:
+			op.WK = d.ring.Read(op.Word, SpillSlot(op.Word/wordsPerGroup))
+		case op.Kind == AddK && d.c.Trace != nil: // op.A holds the group's W
+			steps = append(steps, d.b.Vector(VOp{Kind: KeepW, A: op.A, Word: op.Word, Group: op.Group})...)
 		}
 		steps = append(steps, Commented(d.b, op.Comment, d.b.Vector(op))...)
 	}

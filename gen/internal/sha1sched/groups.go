@@ -28,6 +28,10 @@ const (
 // VRegs is one more than the largest VReg.
 const VRegs = int(T1) + 1
 
+// planRegisters is the number of registers of the plan: the window's and
+// the temporaries.
+const planRegisters = windowGroups + 2
+
 // Window is the register that holds schedule group g.
 func Window(g int) VReg { return VReg(1 + g%windowGroups) }
 
@@ -76,7 +80,7 @@ const (
 	WordsUp
 	// Rol sets Dst = A rotated left by N bits in each lane. With the
 	// RotateInPlace shape, Dst is A and Scratch is overwritten; with
-	// RotateInto, Dst is not A, A is kept, and Scratch is NoReg.
+	// the other shapes, Dst is not A, A is kept, and Scratch is NoReg.
 	Rol
 	// XorRol sets Dst ^= A rotated left by N bits in each lane,
 	// overwriting A and Scratch (the RotateInPlace shape only).
@@ -87,9 +91,19 @@ const (
 	// Store writes A, W+K for words Word..Word+3 of the stream (80 and up
 	// for the next block), into the ring at the slot that WK records.
 	Store
+	// KeepW writes A, words Word..Word+3 of the block's W (Word < 80),
+	// into the trace (Contract.Trace); Generate adds it to a group before
+	// its AddK.
+	KeepW
+	// Spill writes A, words Word..Word+3 of the stream (a group's W), to
+	// the group's spill slot, which WK records, when the registers hold
+	// only the last groups of the window (SpillWindow); Reload sets Dst to
+	// words Word..Word+3 of the block from theirs.
+	Spill
+	Reload
 )
 
-var vkindNames = [...]string{"LoadBE", "Xor", "Straddle", "WordsDown", "WordsUp", "Rol", "XorRol", "AddK", "Store"}
+var vkindNames = [...]string{"LoadBE", "Xor", "Straddle", "WordsDown", "WordsUp", "Rol", "XorRol", "AddK", "Store", "KeepW", "Spill", "Reload"}
 
 func (k VKind) String() string { return vkindNames[k] }
 
@@ -114,6 +128,8 @@ func (op VOp) String() string {
 		return fmt.Sprintf("%v = LoadBE(group %d)", op.Dst, op.Group)
 	case AddK:
 		return fmt.Sprintf("%v = %v + K(W[%d])", op.Dst, op.A, op.Word)
+	case Spill, Reload:
+		return fmt.Sprintf("%v(%v, W[%d..%d])", op.Kind, op.Dst+op.A, op.Word, op.Word+3)
 	case Store:
 		return fmt.Sprintf("Store(W[%d..%d]+K = %v)", op.Word, op.Word+3, op.A)
 	case Rol, XorRol, WordsDown, WordsUp:
@@ -139,15 +155,40 @@ const (
 	// The description keeps the value to rotate in another register and
 	// rotates it into the register that keeps the result.
 	RotateInto
+	// RotateInstruction: a rotate is one instruction, from any register
+	// into any (AVX-512: VPROLD). Group writes its operations as for
+	// RotateInto.
+	RotateInstruction
 )
 
-func (s RotateShape) String() string { return [...]string{"in place", "into"}[s] }
+func (s RotateShape) String() string { return [...]string{"in place", "into", "instruction"}[s] }
+
+// A target with fewer vector registers than the ten of the plan (eight
+// window groups, T0 and T1; Backend.Registers) has the description spill:
+// its registers then hold the window's last SpillWindow groups, W[t-20..
+// t-1], group g in register 1 + g%5 (a block is a multiple of 5 groups,
+// so that every block finds them alike), and T0 and T1: SpillRegisters
+// in all. Each group that a later one reads from further back (W[t-28]
+// and W[t-32]: the block's groups 0..12) is spilled to a slot of its own
+// (SpillSlot) once computed, and reloaded where it is read.
+const (
+	SpillWindow    = 5
+	SpillRegisters = SpillWindow + 2
+)
+
+// SpillSlot is the spill slot of group g: 16 bytes of buffer SpillBuf,
+// one for each of the 8 groups of the window.
+func SpillSlot(g int) Slot { return Slot{SpillBuf, 16 * (g % windowGroups)} }
+
+// SpillBuf is the buffer of the spill slots (Slot.Buf), beside the ring's.
+const SpillBuf = 2
 
 // Group returns the vector operations that compute W[4g..4g+3] + K and
-// store it into the ring, for a target whose rotates have the given shape.
-// g may also be 20..23: the first groups of the next block, which are its
-// groups 0..3 (their Store words are 80 and up). Each group's first
-// operation carries a comment naming the recurrence.
+// store it into the ring, for a target whose rotates have the given shape,
+// with the window in registers, or, if spill, only its last groups
+// (Spills). g may also be 20..23: the first groups of the next block,
+// which are its groups 0..3 (their Store words are 80 and up). Each
+// group's first operation carries a comment naming the recurrence.
 //
 // The operations are the recurrences as algebra (see the package doc):
 //
@@ -155,10 +196,14 @@ func (s RotateShape) String() string { return [...]string{"in place", "into"}[s]
 //   - groups 4..7 compute rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]) for
 //     lanes 0..2, then fix lane 3 up with rol2 of lane 0's XOR;
 //   - groups 8..19 compute rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32]).
-func Group(g int, shape RotateShape) []VOp {
+func Group(g int, shape RotateShape, spill bool) []VOp {
 	word := wordsPerGroup * g // the group's first word in the stream
 	if g >= groupsPerBlock {
 		g -= groupsPerBlock // the next block's groups are its groups 0..3
+	}
+	Window := Window
+	if spill {
+		Window = func(h int) VReg { return VReg(1 + h%SpillWindow) }
 	}
 	w := Window(g)
 	first := fmt.Sprintf("W[%d..%d]: ", 4*g, 4*g+3)
@@ -211,6 +256,11 @@ func Group(g int, shape RotateShape) []VOp {
 		// chain of dependences from one group to the next runs through one
 		// XOR and the rotate.
 		w28, w16, w8, w4 := Window(g-7), Window(g-4), Window(g-2), Window(g-1)
+		var reload []VOp
+		if spill { // w holds W[t-20..]: reload W[t-32..] into it, W[t-28..] into T1
+			reload = []VOp{{Kind: Reload, Dst: w, Word: 4 * (g - 8)}, {Kind: Reload, Dst: T1, Word: 4 * (g - 7)}}
+			w28 = T1
+		}
 		if shape == RotateInPlace {
 			ops = []VOp{
 				op2(Straddle, T0, w8, w4), // W[t-6..t-3]
@@ -228,7 +278,11 @@ func Group(g int, shape RotateShape) []VOp {
 				rol(w, T0, 2, NoReg),
 			}
 		}
+		ops = append(reload, ops...)
 		ops[0].Comment = first + "rol2(W[t-6] ^ W[t-16] ^ W[t-28] ^ W[t-32])"
+	}
+	if spill && g <= 12 { // read back by groups 8..19 as W[t-28] or W[t-32]
+		ops = append(ops, VOp{Kind: Spill, A: w, Word: word})
 	}
 	ops = append(ops,
 		VOp{Kind: AddK, Dst: T0, A: w, Word: 4 * g},

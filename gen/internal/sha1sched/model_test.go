@@ -6,26 +6,30 @@ import (
 	"math/bits"
 )
 
-// This file is a backend for a model machine: instead of assembly, it
-// emits Go closures, which a small interpreter runs on real inputs. Its
+// This file is the model backend: instead of assembly, it emits Go
+// closures, which a small interpreter runs on real inputs. Its
 // vector operations act on four 32-bit lanes, its scalar ones take three
 // operands (as on ARM), it has no flags and it keeps the W+K ring in a
 // slice. The tests run the whole description through it, for every
 // schedule and both rotate shapes, and compare with FIPS 180-4: the
 // description is checked without any target, and the Backend interface is
-// shown to suffice for a machine that is not x86.
+// shown to suffice for a target that is not x86.
 
 // poison is what the model writes into a register an operation may
 // clobber, so that a description relying on its old value fails.
 const poison = 0xdead_beef
 
-// cpu is the model machine's state.
+// cpu is the state of the model backend's interpreter.
 type cpu struct {
 	v    [VRegs][4]uint32
 	r    [8]uint32 // the five working variables (renamed by round) and two temporaries
 	h    [5]uint32
 	ring [RingWords]uint32
-	wk   [4]uint32 // W+K words loaded ahead (model.loads)
+	sp   [windowGroups][4]uint32 // the spill slots
+	wk   [4]uint32               // W+K words loaded ahead (model.loads)
+	w    [80]uint32              // the trace's W (KeepW)
+	s    [][5]uint32             // the trace's states (KeepState)
+	n    uint32                  // the result: the blocks absorbed
 	msg  []byte
 	ptr  int // this block's offset in msg
 	end  int // one past the last whole block
@@ -38,6 +42,7 @@ type instr func(m *cpu)
 // model is the backend: it appends instructions to prog.
 type model struct {
 	shape  RotateShape
+	regs   int // vector registers (Registers): fewer than 10 make the description spill
 	loads  int // W+K words a round loads at once: 1, 2 or 4 (Round.Ahead)
 	prog   []instr
 	labels map[string]int
@@ -45,7 +50,7 @@ type model struct {
 }
 
 func newModel(shape RotateShape) *model {
-	return &model{shape: shape, loads: 1, labels: map[string]int{}}
+	return &model{shape: shape, regs: planRegisters, loads: 1, labels: map[string]int{}}
 }
 
 func (b *model) emit(text string, in instr) {
@@ -58,13 +63,15 @@ func (b *model) jumpTo(label string) instr {
 }
 
 func (b *model) Rotate() RotateShape { return b.shape }
+func (b *model) Registers() int      { return b.regs }
 
 func (b *model) Comment(format string, args ...any) {}
 func (b *model) Label(name string)                  { b.labels[name] = len(b.prog) }
 func (b *model) Jump(label string)                  { b.emit("jump "+label, b.jumpTo(label)) }
 
-func (b *model) Begin(name string) {
+func (b *model) Begin(name string, c Contract) {
 	b.emit("begin", func(m *cpu) {
+		m.s = make([][5]uint32, len(c.Trace))
 		m.ptr, m.end = 0, len(m.msg)&^63
 		if m.end == 0 {
 			b.jumpTo("done")(m)
@@ -92,6 +99,15 @@ func (b *model) NextBlock() {
 		for i := range m.h {
 			m.r[name(i, 0)] = m.h[i]
 		}
+		m.n++
+	})
+}
+
+func (b *model) KeepState(i, t int) {
+	b.emit(fmt.Sprintf("s[%d] = a..e", i), func(m *cpu) {
+		for j := range m.s[i] {
+			m.s[i][j] = m.r[name(j, t)]
+		}
 	})
 }
 
@@ -100,6 +116,7 @@ func (b *model) Finish() {
 		for i := range m.h {
 			m.h[i] += m.r[name(i, 80)]
 		}
+		m.n++
 	})
 	b.Label("done")
 	b.emit("return", func(m *cpu) { m.pc = len(b.prog) })
@@ -134,47 +151,29 @@ func (b *model) Round(r Round) []Step {
 		}
 		b.emit(fmt.Sprintf("e += wk[%d]", k), func(m *cpu) { m.r[e] += m.wk[k] })
 	}}
-	switch {
-	case r.F == FCh && r.Ch == ChXor:
-		steps = append(steps,
-			op("t = c ^ d", func(x *[8]uint32) { x[rT] = x[c] ^ x[d] }),
-			op("t &= b", func(x *[8]uint32) { x[rT] &= x[bb] }),
-			op("t ^= d", func(x *[8]uint32) { x[rT] ^= x[d] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.F == FCh && r.Ch == ChAdd:
-		steps = append(steps,
-			op("t = d &^ b", func(x *[8]uint32) { x[rT] = x[d] &^ x[bb] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }),
-			op("t = b & c", func(x *[8]uint32) { x[rT] = x[bb] & x[c] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.F == FParity:
-		steps = append(steps,
-			op("t = b ^ c", func(x *[8]uint32) { x[rT] = x[bb] ^ x[c] }),
-			op("t ^= d", func(x *[8]uint32) { x[rT] ^= x[d] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.Maj == MajXor:
-		steps = append(steps,
-			op("t = b ^ c", func(x *[8]uint32) { x[rT] = x[bb] ^ x[c] }),
-			op("u = c ^ d", func(x *[8]uint32) { x[rU] = x[c] ^ x[d] }),
-			op("t &= u", func(x *[8]uint32) { x[rT] &= x[rU] }),
-			op("t ^= c", func(x *[8]uint32) { x[rT] ^= x[c] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.Maj == MajOr:
-		steps = append(steps,
-			op("t = b | c", func(x *[8]uint32) { x[rT] = x[bb] | x[c] }),
-			op("t &= d", func(x *[8]uint32) { x[rT] &= x[d] }),
-			op("u = b & c", func(x *[8]uint32) { x[rU] = x[bb] & x[c] }),
-			op("t |= u", func(x *[8]uint32) { x[rT] |= x[rU] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	case r.Maj == MajAdd:
-		steps = append(steps,
-			op("t = c & d", func(x *[8]uint32) { x[rT] = x[c] & x[d] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }),
-			op("t = c ^ d", func(x *[8]uint32) { x[rT] = x[c] ^ x[d] }),
-			op("t &= b", func(x *[8]uint32) { x[rT] &= x[bb] }),
-			op("e += t", func(x *[8]uint32) { x[e] += x[rT] }))
-	default:
-		panic(fmt.Sprintf("model: no form for %v", r))
+	// f from its form: each node into a temporary by position (X into
+	// the node's, Y into the other), an Add's halves into e one by one.
+	regs := map[ExprOp]int{InB: bb, InC: c, InD: d}
+	names := map[int]string{bb: "b", c: "c", d: "d", rT: "t", rU: "u", e: "e"}
+	ops := map[ExprOp]string{OpAnd: "&", OpOr: "|", OpXor: "^", OpAndNot: "&^", OpAdd: "+"}
+	var eval func(x *Expr, t int) int
+	eval = func(x *Expr, t int) int {
+		if x.Leaf() {
+			return regs[x.Op]
+		}
+		p, q := eval(x.X, t), eval(x.Y, rT+rU-t)
+		steps = append(steps, op(fmt.Sprintf("%s = %s %s %s", names[t], names[p], ops[x.Op], names[q]),
+			func(r *[8]uint32) { r[t] = x.Op2(r[p], r[q]) }))
+		return t
+	}
+	add := func(t int) {
+		steps = append(steps, op("e += "+names[t], func(r *[8]uint32) { r[e] += r[t] }))
+	}
+	if f := r.Form(); f.Op == OpAdd {
+		add(eval(f.X, rT))
+		add(eval(f.Y, rU))
+	} else {
+		add(eval(f, rT))
 	}
 	return append(steps,
 		op("e += a ror 27", func(x *[8]uint32) { x[e] += bits.RotateLeft32(x[a], 5) }),
@@ -183,12 +182,18 @@ func (b *model) Round(r Round) []Step {
 }
 
 // Vector emits op as one instruction, checking its operand contract as it
-// runs.
+// runs, and that it names no window register past the registers the
+// model has.
 func (b *model) Vector(op VOp) []Step {
 	return []Step{func() {
 		var slot Slot
-		if op.Kind == Store {
+		if op.Kind == Store || op.Kind == Spill || op.Kind == Reload {
 			slot = op.WK.Record()
+		}
+		for _, r := range []VReg{op.Dst, op.A, op.B, op.Scratch} {
+			if b.regs < planRegisters && r.WindowIndex() >= SpillWindow {
+				panic(fmt.Sprintf("model: %v names %v, with %d vector registers", op, r, b.regs))
+			}
 		}
 		b.emit(op.String(), func(m *cpu) {
 			if err := m.vector(op, slot, b.shape); err != nil && m.err == nil {
@@ -237,7 +242,7 @@ func (m *cpu) vector(op VOp, slot Slot, shape RotateShape) error {
 		switch {
 		case shape == RotateInPlace && (op.Dst != op.A || op.Scratch == NoReg):
 			return fmt.Errorf("%v: an in-place rotate needs Dst = A and a scratch", op)
-		case shape == RotateInto && (op.Dst == op.A || op.Scratch != NoReg):
+		case shape != RotateInPlace && (op.Dst == op.A || op.Scratch != NoReg):
 			return fmt.Errorf("%v: a rotate into another register needs Dst != A and no scratch", op)
 		}
 		v[op.Dst] = rol(v[op.A], op.N)
@@ -262,6 +267,12 @@ func (m *cpu) vector(op VOp, slot Slot, shape RotateShape) error {
 		for i := range 4 {
 			m.ring[slot.Off/4+i] = v[op.A][i]
 		}
+	case KeepW:
+		copy(m.w[op.Word:], v[op.A][:])
+	case Spill:
+		m.sp[slot.Off/16] = v[op.A]
+	case Reload:
+		v[op.Dst] = m.sp[slot.Off/16]
 	default:
 		return fmt.Errorf("model: no operation %v", op.Kind)
 	}
@@ -270,18 +281,24 @@ func (m *cpu) vector(op VOp, slot Slot, shape RotateShape) error {
 
 // run runs the program on h and msg, and returns the new h.
 func (b *model) run(h [5]uint32, msg []byte) ([5]uint32, error) {
+	m, err := b.exec(h, msg)
+	return m.h, err
+}
+
+// exec runs the program on h and msg, and returns the machine's state.
+func (b *model) exec(h [5]uint32, msg []byte) (*cpu, error) {
 	m := &cpu{h: h, msg: msg}
 	for i := range m.v {
 		m.v[i] = [4]uint32{poison, poison, poison, poison}
 	}
 	for steps := 0; m.pc < len(b.prog); m.pc++ {
 		if steps++; steps > 10000*(len(msg)/64+2) {
-			return m.h, fmt.Errorf("model: no end after %d instructions", steps)
+			return m, fmt.Errorf("model: no end after %d instructions", steps)
 		}
 		b.prog[m.pc](m)
 		if m.err != nil {
-			return m.h, fmt.Errorf("instruction %d (%s): %w", m.pc, b.text[m.pc], m.err)
+			return m, fmt.Errorf("instruction %d (%s): %w", m.pc, b.text[m.pc], m.err)
 		}
 	}
-	return m.h, nil
+	return m, nil
 }

@@ -23,7 +23,9 @@ func RingSlot(t int) Slot { return Slot{0, 4 * (t % RingWords)} }
 // order, so that they can be replayed for whole inputs (Check) before the
 // code is written: a schedule that would read a slot before its word is
 // stored there, or after it is overwritten, is rejected instead of
-// emitted. It models which word each slot holds, not the values.
+// emitted. It models which word each slot holds, not the values. The
+// multi-lane description (gen/internal/sha1many) keeps its W words in it
+// too, one a slot.
 type Model struct{ trace Trace }
 
 // Trace is the W+K accesses of one stretch of emitted code.
@@ -35,12 +37,15 @@ const (
 	read eventKind = iota
 	write
 	swap
+	forget // the slots of buffer buf hold nothing
 )
 
 type event struct {
 	kind  eventKind
 	word  int    // the word read, or the first word the first lane stores
 	slots []Slot // a read's slot, or each lane's for a write
+	words int    // the words a write stores at each slot: 4, or 1
+	buf   int    // forget's buffer
 }
 
 // RingAccess is one read or write of W+K words by the code being emitted.
@@ -70,8 +75,17 @@ func (m *Model) Read(word int, s Slot) RingAccess {
 // the words word+80l .. word+80l+3 (its block's) at slots[l], four bytes
 // apart.
 func (m *Model) Write(word int, slots ...Slot) RingAccess {
-	return RingAccess{m, event{kind: write, word: word, slots: slots}}
+	return RingAccess{m, event{kind: write, word: word, slots: slots, words: wordsPerGroup}}
 }
+
+// WriteWord is a store of the one word word at slot s.
+func (m *Model) WriteWord(word int, s Slot) RingAccess {
+	return RingAccess{m, event{kind: write, word: word, slots: []Slot{s}, words: 1}}
+}
+
+// Clear records that the slots of buffer buf hold nothing from here on:
+// the code uses their registers for something else.
+func (m *Model) Clear(buf int) { m.trace = append(m.trace, event{kind: forget, buf: buf}) }
 
 // Swap records that the two buffers exchange roles here: the code swaps
 // the registers that point at them.
@@ -113,8 +127,14 @@ func Check(runs []Run) error {
 				swapped = !swapped
 			case write:
 				for l, s := range ev.slots {
-					for i := 0; i < wordsPerGroup; i++ {
+					for i := 0; i < ev.words; i++ {
 						held[phys(s, 4*i)] = w + 80*l + i
+					}
+				}
+			case forget:
+				for p := range held {
+					if p.buf == ev.buf {
+						delete(held, p)
 					}
 				}
 			case read:
@@ -122,9 +142,9 @@ func Check(runs []Run) error {
 				if !ok || got != w {
 					what := "nothing yet"
 					if ok {
-						what = fmt.Sprintf("word %d (round %d of block %d)", got, got%80, got/80)
+						what = fmt.Sprintf("word %d (word %d of block %d)", got, got%80, got/80)
 					}
-					return fmt.Errorf("round %d of block %d would read W+K slot %v, which holds %s: the precalculation schedule overwrites or lags its readers", w%80, w/80, ev.slots[0], what)
+					return fmt.Errorf("word %d of block %d would be read from slot %v, which holds %s: the schedule overwrites words before they are read, or reads them before they are written", w%80, w/80, ev.slots[0], what)
 				}
 			}
 		}
@@ -132,13 +152,35 @@ func Check(runs []Run) error {
 	return nil
 }
 
+// CheckBlocks replays the accesses of whole inputs of one, two and three
+// blocks (Check) of a loop that runs prologue once and then, for each
+// block, head and, for every block but the last, next (the rounds with the
+// look-ahead into the next block), for the last, last: one block covers
+// what the prologue filled, two and three what the loop itself filled.
+func CheckBlocks(prologue, head, next, last Trace) error {
+	for blocks := 1; blocks <= 3; blocks++ {
+		runs := []Run{{prologue, 0}}
+		for i := 0; i < blocks; i++ {
+			tail := next
+			if i == blocks-1 {
+				tail = last
+			}
+			runs = append(runs, Run{head, 80 * i}, Run{tail, 80 * i})
+		}
+		if err := Check(runs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // readsOnce reports a word of the block that the rounds of trace, one
-// block's, read other than once: a backend that reads several rounds'
+// block's, read other than once (the reloads of spilled groups aside): a backend that reads several rounds'
 // words at once (Round.Ahead) and then reads one again, or not at all.
 func readsOnce(trace Trace) error {
 	var n [80]int
 	for _, ev := range trace {
-		if ev.kind == read {
+		if ev.kind == read && ev.slots[0].Buf != SpillBuf {
 			if ev.word < 0 || ev.word >= 80 {
 				return fmt.Errorf("a round reads W+K word %d, outside the block", ev.word)
 			}

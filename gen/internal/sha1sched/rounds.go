@@ -28,6 +28,28 @@ func K(t int) uint32 {
 	return [4]uint32{0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6}[t/20]
 }
 
+// KTable is the kernels' table of K: the constants of rounds 0, 20, 40 and
+// 60, each repeated copies times, so that row i adds K(20i) to every lane.
+func KTable(copies int) []uint32 {
+	var t []uint32
+	for i := 0; i < 4*copies; i++ {
+		t = append(t, K(20*(i/copies)))
+	}
+	return t
+}
+
+// ByteSwapTable is the byte indexes (as PSHUFB takes them, counting
+// within each 16 bytes) that reverse the bytes of each of words 32-bit
+// words: the little-endian word i holds 4i+3, 4i+2, 4i+1, 4i.
+func ByteSwapTable(words int) []uint32 {
+	var t []uint32
+	for i := 0; i < words; i++ {
+		b := uint32(4 * (i % 4))
+		t = append(t, b+3|(b+2)<<8|(b+1)<<16|b<<24)
+	}
+	return t
+}
+
 // Round is what a backend needs to emit round t:
 //
 //	e += W[t]+K;  e += f_t(b, c, d);  e += rol5(a);  b = rol30(b)

@@ -89,7 +89,7 @@ func generatePair(ctx *build.Context, k Kernel, p Params, name string) error {
 // into the next buffer; its words are those of the pass at base.
 func (e *backend) pairGroupSteps(g, base int) []step {
 	var steps []step
-	for _, op := range sha1sched.Group(g, e.Rotate()) {
+	for _, op := range sha1sched.Group(g, e.Rotate(), false) {
 		if op.Kind == sha1sched.Store {
 			op.WK = e.pair.model.Write(base+op.Word, pairSlot(bufNext, 0, op.Word), pairSlot(bufNext, 1, op.Word))
 		}
@@ -101,7 +101,7 @@ func (e *backend) pairGroupSteps(g, base int) []step {
 func (e *backend) pairFunction(name string) error {
 	c, pp := e.ctx, e.pair
 	// Not NOSPLIT: 1.3 KB of buffers is over the nosplit limit.
-	e.begin(name, 0, "two blocks per vector pass, with AVX2, BMI1 and BMI2")
+	e.begin(name, 0, "two blocks per vector pass, with AVX2, BMI1 and BMI2", sha1sched.Contract{})
 	pp.bufs = [2]Mem{c.AllocLocal(pairBufBytes), c.AllocLocal(pairBufBytes)}
 	pp.end = c.AllocLocal(8)
 	abcde := [5]reg.GPPhysical{reg.EAX, reg.EBX, reg.ECX, reg.EDX, reg.ESI}
@@ -204,68 +204,38 @@ func (e *backend) pairPointers(lo reg.GPPhysical) {
 //
 //	e += W[t]+K;  e += f_t(b, c, d);  e += rorx(a, 27);  b = rorx(b, 2)
 //
-// The forms of Ch and Maj are those of the schedule; the ADD forms add
-// their two halves, which have no bit in common, into e one by one.
+// f in the round's form, computed in temporaries; the ADD forms add their
+// two halves, which have no bit in common, into e one by one.
 func (e *backend) bmiRoundSteps(r sha1sched.Round, v vars) []step {
 	c := e.ctx
 	t1, t2 := reg.EDI, reg.R8L
 	steps := []step{func() { c.ADDL(e.mem(r.WK.Record()), v.e) }}
-	switch {
-	case r.F == sha1sched.FCh && r.Ch == sha1sched.ChAdd: // (^b & d) + (b & c)
-		steps = append(steps,
-			func() { c.ANDNL(v.d, v.b, t1) },
-			func() { c.ADDL(t1, v.e) },
-			func() { c.MOVL(v.c, t2) },
-			func() { c.ANDL(v.b, t2) },
-			func() { c.ADDL(t2, v.e) },
-		)
-	case r.F == sha1sched.FCh: // ((c ^ d) & b) ^ d
-		steps = append(steps,
-			func() { c.MOVL(v.c, t1) },
-			func() { c.XORL(v.d, t1) },
-			func() { c.ANDL(v.b, t1) },
-			func() { c.XORL(v.d, t1) },
-			func() { c.ADDL(t1, v.e) },
-		)
-	case r.F == sha1sched.FParity: // b ^ c ^ d
-		steps = append(steps,
-			func() { c.MOVL(v.c, t1) },
-			func() { c.XORL(v.d, t1) },
-			func() { c.XORL(v.b, t1) },
-			func() { c.ADDL(t1, v.e) },
-		)
-	case r.Maj == sha1sched.MajAdd: // (c & d) + (b & (c ^ d))
-		steps = append(steps,
-			func() { c.MOVL(v.c, t1) },
-			func() { c.ANDL(v.d, t1) },
-			func() { c.ADDL(t1, v.e) },
-			func() { c.MOVL(v.c, t2) },
-			func() { c.XORL(v.d, t2) },
-			func() { c.ANDL(v.b, t2) },
-			func() { c.ADDL(t2, v.e) },
-		)
-	case r.Maj == sha1sched.MajOr: // (b & c) | (d & (b | c))
-		steps = append(steps,
-			func() { c.MOVL(v.b, t1) },
-			func() { c.ORL(v.c, t1) },
-			func() { c.ANDL(v.d, t1) },
-			func() { c.MOVL(v.b, t2) },
-			func() { c.ANDL(v.c, t2) },
-			func() { c.ORL(t2, t1) },
-			func() { c.ADDL(t1, v.e) },
-		)
-	case r.Maj == sha1sched.MajXor: // ((b ^ c) & (c ^ d)) ^ c
-		steps = append(steps,
-			func() { c.MOVL(v.b, t1) },
-			func() { c.XORL(v.c, t1) },
-			func() { c.MOVL(v.c, t2) },
-			func() { c.XORL(v.d, t2) },
-			func() { c.ANDL(t2, t1) },
-			func() { c.XORL(v.c, t1) },
-			func() { c.ADDL(t1, v.e) },
-		)
-	default:
-		panic(fmt.Sprintf("sha1x86: no BMI form of %v in round %d", r.F, r.T)) // Validate rejects it first
+	// f from its form: each node into the temporary of its place (its X
+	// into its own, its Y into the other), an Add's halves into e.
+	leaves := [...]reg.GPPhysical{sha1sched.InB: v.b, sha1sched.InC: v.c, sha1sched.InD: v.d}
+	var eval func(x *sha1sched.Expr, t, u reg.GPPhysical) reg.GPPhysical
+	eval = func(x *sha1sched.Expr, t, u reg.GPPhysical) reg.GPPhysical {
+		switch {
+		case x.Leaf():
+			return leaves[x.Op]
+		case x.Op == sha1sched.OpAndNot: // ANDN: ^b & d
+			steps = append(steps, func() { c.ANDNL(leaves[x.X.Op], leaves[x.Y.Op], t) })
+			return t
+		case x.X.Leaf():
+			steps = append(steps, func() { c.MOVL(leaves[x.X.Op], t) })
+		default:
+			eval(x.X, t, u)
+		}
+		q := eval(x.Y, u, t)
+		steps = append(steps, func() { x86Ops[x.Op](c, q, t) })
+		return t
+	}
+	add := func(t reg.GPPhysical) { steps = append(steps, func() { c.ADDL(t, v.e) }) }
+	if f := r.Form(); f.Op == sha1sched.OpAdd {
+		add(eval(f.X, t1, t2))
+		add(eval(f.Y, t2, t1))
+	} else {
+		add(eval(f, t1, t2))
 	}
 	steps = append(steps,
 		func() { c.RORXL(U8(27), v.a, t1) }, // rol5(a)
@@ -273,4 +243,12 @@ func (e *backend) bmiRoundSteps(r sha1sched.Round, v vars) []step {
 		func() { c.RORXL(U8(2), v.b, v.b) }, // rol30(b)
 	)
 	return steps
+}
+
+// x86Ops emits each operation of the forms, dst op= src (two operands).
+var x86Ops = map[sha1sched.ExprOp]func(c *build.Context, src, dst reg.GPPhysical){
+	sha1sched.OpAnd: func(c *build.Context, s, d reg.GPPhysical) { c.ANDL(s, d) },
+	sha1sched.OpOr:  func(c *build.Context, s, d reg.GPPhysical) { c.ORL(s, d) },
+	sha1sched.OpXor: func(c *build.Context, s, d reg.GPPhysical) { c.XORL(s, d) },
+	sha1sched.OpAdd: func(c *build.Context, s, d reg.GPPhysical) { c.ADDL(s, d) },
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/avogen"
+	"github.com/simdhash/simdhash/gen/internal/frame32"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -27,12 +29,23 @@ type backend struct {
 	tmp        reg.GPPhysical     // scalar temporary
 	scratch    reg.GPPhysical     // tmp as a 64-bit register
 	hp         reg.GPPhysical     // *[5]uint32 state; only before h[0] (the same register) is set
-	h          [5]reg.GPPhysical  // the state, while the loop runs
+	h          [5]Op              // the state, while the loop runs: registers, or (386) h itself
 	endMem     Mem                // end, on the stack
 	ptr        reg.GPPhysical     // this block; the next one from round 80-Lookahead on
 	end        reg.GPPhysical     // one past the last whole block, until stored in endMem (h[1] is the same register)
 	ktab, ring Mem                // K table, and the W+K ring on the stack
 	bswapMem   Mem                // the PSHUFB byte-swap indexes
+	c          sha1sched.Contract // what the kernel keeps and returns besides h
+	trace      [2]Mem             // with c.Trace: W and the states, on the stack until Finish copies them out
+	spills     Mem                // the spill slots, with fewer than 10 registers for the description
+	ret        Mem                // with c.Result: the blocks absorbed, counted in the result slot
+	regs       vars               // the registers of round 0 (vars)
+	frame      *frame32.Frame     // the argument frame of a 386 kernel (x386.go), laid out for 386; nil on amd64
+	// free is, of carry and spare, the register that no round needs at
+	// this point of the emission: the rounds note it as they are emitted
+	// (freed), and a 386 kernel, which has no register to spare, borrows
+	// it for the block pointer and as the rounds' temporary.
+	free reg.GPPhysical
 
 	lanes int       // blocks per vector register: 1, or 2 for the pair kernel
 	pair  *pairPlan // the pair kernel's buffers and pointers, else nil
@@ -49,31 +62,19 @@ func newBackend(ctx *build.Context, k Kernel, p Params) *backend {
 		bswap: reg.X10,
 		tmp:   reg.R13L, scratch: reg.R13,
 		hp: reg.R9, ptr: reg.R10, end: reg.R11,
-		h:     [5]reg.GPPhysical{reg.R9L, reg.R11L, reg.R12L, reg.R14L, reg.R15L},
+		h:     [5]Op{reg.R9L, reg.R11L, reg.R12L, reg.R14L, reg.R15L},
+		regs:  vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L},
 		lanes: 1,
 	}
 	e.constants()
 	return e
 }
 
-// constants emits the read-only tables: K for each 20 rounds, four copies
-// per 16 bytes, and the PSHUFB indexes that byte-swap each 32-bit word.
+// constants emits the read-only tables: K for each 20 rounds, in every
+// lane, and the PSHUFB indexes that byte-swap each 32-bit word.
 func (e *backend) constants() {
-	c := e.ctx
-	e.ktab = c.StaticGlobal("sha1K")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	per := 4 * e.lanes // copies of each K
-	for i := 0; i < 4*per; i++ {
-		c.AddDatum(4*i, U32(sha1sched.K(20*(i/per))))
-	}
-	mask := c.StaticGlobal("sha1Bswap")
-	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < 4*e.lanes; i++ {
-		// Little-endian word i holds the byte indexes 4i+3, 4i+2, 4i+1, 4i.
-		b := uint32(4 * (i % 4))
-		c.AddDatum(4*i, U32(b+3|(b+2)<<8|(b+1)<<16|b<<24))
-	}
-	e.bswapMem = mask
+	e.ktab = avogen.Table(e.ctx, "sha1K", sha1sched.KTable(4*e.lanes))
+	e.bswapMem = avogen.Table(e.ctx, "sha1Bswap", sha1sched.ByteSwapTable(4*e.lanes))
 }
 
 // --- The function (sha1sched.Backend) ---
@@ -83,12 +84,19 @@ func (e *backend) Label(name string)                  { e.ctx.Label(name) }
 func (e *backend) Jump(label string)                  { e.ctx.JMP(LabelRef(label)) }
 
 // Begin emits the TEXT, the argument loads, h into registers, round 0's
-// plain b, and the byte-swap indexes; the ring and end live on the stack.
-func (e *backend) Begin(name string) {
+// plain b, and the byte-swap indexes; the ring and end live on the stack,
+// and so does a trace until Finish.
+func (e *backend) Begin(name string, k sha1sched.Contract) {
 	c := e.ctx
-	e.begin(name, attr.NOSPLIT, "with the "+e.isa.Name()+" instruction set")
+	e.begin(name, attr.NOSPLIT, "with the "+e.isa.Name()+" instruction set", k)
 	e.ring = c.AllocLocal(4 * sha1sched.RingWords)
 	e.endMem = c.AllocLocal(8)
+	if k.Trace != nil {
+		e.trace = [2]Mem{c.AllocLocal(4 * 80), c.AllocLocal(20 * len(k.Trace))}
+	}
+	if e.Registers() < 10 {
+		e.spills = c.AllocLocal(16 * 8)
+	}
 	v := e.vars(0)
 	e.loadArgs(e.end, e.endMem, v)
 	c.Comment("h kept in registers until the end.")
@@ -106,7 +114,20 @@ func (e *backend) Advance(label string) {
 	c.JAE(LabelRef(label))
 }
 
+// KeepState stores a..e after t rounds on the stack, b rotated back from
+// the rol5(b) its register holds.
+func (e *backend) KeepState(i, t int) {
+	c, v := e.ctx, e.vars(t)
+	s := e.trace[1].Offset(20 * i)
+	c.MOVL(v.b, e.tmp)
+	c.RORL(U8(5), e.tmp)
+	for j, r := range []reg.GPPhysical{v.a, e.tmp, v.c, v.d, v.e} {
+		c.MOVL(r, s.Offset(4*j))
+	}
+}
+
 func (e *backend) NextBlock() {
+	e.count()
 	v := e.vars(80)
 	for i, r := range e.sum(v) {
 		e.ctx.MOVL(r, e.h[i])
@@ -116,13 +137,38 @@ func (e *backend) NextBlock() {
 
 func (e *backend) Finish() {
 	c := e.ctx
+	e.count()
 	c.Comment("Store h.")
 	c.Load(c.Param("h"), e.ptr)
 	for i, r := range e.sum(e.vars(80)) {
 		c.MOVL(r, Mem{Base: e.ptr, Disp: 4 * i})
 	}
+	if e.c.Trace != nil {
+		e.copyTrace(func(p string) { c.Load(c.Param(p), e.ptr) }, e.ptr, e.tmp)
+	}
 	c.Label("done")
 	c.RET()
+}
+
+// copyTrace copies the trace from the stack to the caller's w and s, each
+// pointed at by ptr once load has loaded it, through tmp.
+func (e *backend) copyTrace(load func(param string), ptr, tmp reg.GPPhysical) {
+	e.ctx.Comment("The trace of the last block.")
+	for i, p := range []string{"w", "s"} {
+		load(p)
+		for off := 0; off < []int{4 * 80, 20 * len(e.c.Trace)}[i]; off += 4 {
+			e.ctx.MOVL(e.trace[i].Offset(off), tmp)
+			e.ctx.MOVL(tmp, Mem{Base: ptr, Disp: off})
+		}
+	}
+}
+
+// count adds the block just absorbed to the result, if the kernel returns
+// the blocks it absorbed.
+func (e *backend) count() {
+	if e.c.Result == sha1sched.Absorbed {
+		e.ctx.ADDL(U8(1), e.ret)
+	}
 }
 
 // sum emits a..e += h, with b the plain copy in carry, and returns the
@@ -136,17 +182,30 @@ func (e *backend) sum(v vars) []reg.GPPhysical {
 	return regs
 }
 
-// begin starts the TEXT name with attributes attrs, its signature and doc
-// (how says how it hashes), and the schedule as a comment in the body, since
-// avo prints no TEXT doc.
-func (e *backend) begin(name string, attrs attr.Attribute, how string) {
+// begin starts the TEXT name of contract k with attributes attrs, its
+// signature and doc (how says how it hashes), and the schedule as a
+// comment in the body, since avo prints no TEXT doc. A result starts at 0.
+func (e *backend) begin(name string, attrs attr.Attribute, how string, k sha1sched.Contract) {
 	c := e.ctx
+	e.c = k
 	sched := fmt.Sprintf("Schedule: %s.", e.k.Schedule(e.p))
 	c.Function(name)
 	c.Attributes(attrs)
-	c.SignatureExpr("func(h *[5]uint32, p []byte)")
+	c.SignatureExpr(k.Signature())
 	c.Doc(name+" absorbs len(p)/64 whole blocks of p into h, "+how+".", sched)
 	c.Comment(sched)
+	if k.Result == sha1sched.Absorbed {
+		if e.frame != nil {
+			e.ret = e.arg("ret")
+		} else {
+			ret, err := c.ReturnIndex(0).Resolve()
+			if err != nil {
+				panic("sha1x86: " + err.Error())
+			}
+			e.ret = ret.Addr
+		}
+		c.MOVL(U32(0), e.ret)
+	}
 }
 
 // BlockArgs emits the start of every SHA-1 block function's body,
@@ -179,6 +238,15 @@ func (e *backend) loadArgs(scratch reg.GPPhysical, endMem Mem, v vars) {
 
 // Rotate: SSE and AVX rotate a register in place with two shifts and an OR.
 func (e *backend) Rotate() sha1sched.RotateShape { return sha1sched.RotateInPlace }
+
+// Registers is the XMM registers but the byte-swap indexes' (Params.Registers
+// asks for fewer).
+func (e *backend) Registers() int {
+	if e.p.Registers > 0 {
+		return e.p.Registers
+	}
+	return 15
+}
 
 // v is the register of role r.
 func (e *backend) v(r sha1sched.VReg) reg.VecPhysical {
@@ -245,6 +313,12 @@ func (e *backend) Vector(op sha1sched.VOp) []step {
 		return []step{func() { x.AddMem32(d, a, e.kConst(op.Word)) }}
 	case sha1sched.Store:
 		return []step{func() { x.Store(e.mem(op.WK.Record()), a) }}
+	case sha1sched.KeepW:
+		return []step{func() { x.Store(e.trace[0].Offset(4*op.Word), a) }}
+	case sha1sched.Spill:
+		return []step{func() { x.Store(e.spills.Offset(op.WK.Record().Off), a) }}
+	case sha1sched.Reload:
+		return []step{func() { x.Load(d, e.spills.Offset(op.WK.Record().Off)) }}
 	}
 	panic(fmt.Sprintf("sha1x86: no lowering of %v", op))
 }

@@ -133,58 +133,88 @@ func (x *aheadRounds) loopEnd() {
 }
 
 // fInto returns the steps that overwrite b with f_t(b, c, d) of round r,
-// in r's form, with tmp as the only scratch register; where a form needs
-// c ^ d, c is XORed with d in place and restored. The ADD forms add their
-// two halves, which share no bit, into b: the e they would otherwise go to
-// is already waiting on three additions.
+// in r's form, with tmp as the only scratch register (accumulate). The ADD
+// forms add their two halves, which share no bit, into b: the e they
+// would otherwise go to is already waiting on three additions.
 func (e *backend) fInto(r sha1sched.Round, b, c, d reg.GPPhysical) []step {
+	return e.accumulate(r.Form(), b, c, d, sha1sched.InB, nil, true)
+}
+
+// accumulate returns the steps that compute the form f in place into acc,
+// which holds b (or, if pre is not InB, b ^ pre: the round before folded
+// that input in), with tmp as the only scratch register, in two-operand
+// instructions. Where a node reads b in one operand, that operand goes
+// into acc first, and an XOR of c and d in the other is made in c and
+// undone after; where it reads b in both, its X goes into tmp and its Y
+// into acc. An Add form's first half, in tmp, is added into sum at once,
+// or (sum nil) into acc at the end. Without bmi, X &^ Y is (Y | X) ^ Y.
+func (e *backend) accumulate(f *sha1sched.Expr, acc, c, d reg.GPPhysical, pre sha1sched.ExprOp, sum reg.GPPhysical, bmi bool) []step {
 	x, tmp := e.ctx, e.tmp
-	switch {
-	case r.F == sha1sched.FCh && r.Ch == sha1sched.ChAdd: // (^b & d) + (b & c)
-		return []step{
-			func() { x.ANDNL(d, b, tmp) },
-			func() { x.ANDL(c, b) },
-			func() { x.ADDL(tmp, b) },
+	leaves := [...]reg.GPPhysical{sha1sched.InB: acc, sha1sched.InC: c, sha1sched.InD: d}
+	var steps []step
+	emit := func(s step) { steps = append(steps, s) }
+	var inTmp, inAcc func(n *sha1sched.Expr)
+	leaf := func(n *sha1sched.Expr) reg.GPPhysical {
+		if n.Leaf() {
+			return leaves[n.Op]
 		}
-	case r.F == sha1sched.FCh: // ((c ^ d) & b) ^ d
-		return []step{
-			func() { x.XORL(d, c) },
-			func() { x.ANDL(c, b) },
-			func() { x.XORL(d, c) },
-			func() { x.XORL(d, b) },
+		return nil
+	}
+	inTmp = func(n *sha1sched.Expr) {
+		p, q := leaf(n.X), leaf(n.Y)
+		switch {
+		case n.Op == sha1sched.OpAndNot && bmi:
+			emit(func() { x.ANDNL(p, q, tmp) })
+			return
+		case n.Op == sha1sched.OpAndNot:
+			emit(func() { x.MOVL(q, tmp) })
+			emit(func() { x.ORL(p, tmp) })
+			emit(func() { x.XORL(q, tmp) })
+			return
+		case n.X.Leaf():
+			emit(func() { x.MOVL(p, tmp) })
+		default:
+			inTmp(n.X)
 		}
-	case r.F == sha1sched.FParity: // b ^ c ^ d
-		return []step{
-			func() { x.XORL(c, b) },
-			func() { x.XORL(d, b) },
-		}
-	case r.Maj == sha1sched.MajAdd: // (c & d) + (b & (c ^ d))
-		return []step{
-			func() { x.MOVL(c, tmp) },
-			func() { x.ANDL(d, tmp) },
-			func() { x.XORL(d, c) },
-			func() { x.ANDL(c, b) },
-			func() { x.XORL(d, c) },
-			func() { x.ADDL(tmp, b) },
-		}
-	case r.Maj == sha1sched.MajOr: // (b & c) | (d & (b | c))
-		return []step{
-			func() { x.MOVL(b, tmp) },
-			func() { x.ORL(c, tmp) },
-			func() { x.ANDL(d, tmp) },
-			func() { x.ANDL(c, b) },
-			func() { x.ORL(tmp, b) },
-		}
-	case r.Maj == sha1sched.MajXor: // ((b ^ c) & (c ^ d)) ^ c
-		return []step{
-			func() { x.XORL(c, b) },
-			func() { x.XORL(d, c) },
-			func() { x.ANDL(c, b) },
-			func() { x.XORL(d, c) },
-			func() { x.XORL(c, b) },
+		emit(func() { x86Ops[n.Op](x, q, tmp) })
+	}
+	inAcc = func(n *sha1sched.Expr) {
+		add := n.Op == sha1sched.OpAdd
+		switch {
+		case n.Op == sha1sched.InB:
+		case n.XorInputs() != nil && n.ReadsB():
+			for _, l := range n.XorInputs() { // b ^ the others, but what acc holds already
+				if l != sha1sched.InB && l != pre {
+					emit(func() { x.XORL(leaves[l], acc) })
+				}
+			}
+		case add || n.X.ReadsB() && n.Y.ReadsB():
+			inTmp(n.X)
+			if add && sum != nil {
+				emit(func() { x.ADDL(tmp, sum) })
+			}
+			inAcc(n.Y)
+			if !add || sum == nil {
+				emit(func() { x86Ops[n.Op](x, tmp, acc) })
+			}
+		default:
+			withB, other := n.X, n.Y
+			if !withB.ReadsB() {
+				withB, other = other, withB
+			}
+			inAcc(withB)
+			if other.Leaf() {
+				emit(func() { x86Ops[n.Op](x, leaves[other.Op], acc) })
+				return
+			}
+			xor := func() { x.XORL(leaves[other.Y.Op], leaves[other.X.Op]) } // c ^= d, and back
+			emit(xor)
+			emit(func() { x86Ops[n.Op](x, leaves[other.X.Op], acc) })
+			emit(xor)
 		}
 	}
-	panic(fmt.Sprintf("sha1x86: no BMI form of %v in round %d", r.F, r.T)) // Validate rejects it first
+	inAcc(f)
+	return steps
 }
 
 // parallelMove emits MOVLs that set every dst[i] to the value src[i] held

@@ -3,7 +3,7 @@ package sha1x86
 import (
 	"testing"
 
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 )
 
 // TestCompare times variants of the kernels against each other in one
@@ -25,13 +25,13 @@ import (
 func TestCompare(t *testing.T) {
 	variant := func(name, flags, label string) scratchVariant {
 		k, p := compareVariant(t, name, flags)
-		if !runnable(k.Name) {
+		if !gentest.Runs(k.Name) {
 			t.Skipf("this CPU cannot run %s kernels", k.Name)
 		}
-		return scratchVariant{k, p, label}
+		return scratchVariant{k: k, p: p, label: label}
 	}
-	scratch := func(vs []scratchVariant) string { return scratchKernels(t, "TestCompare", vs) }
-	emittest.Compare(t, variant, scratch, scratchCompare)
+	scratch := func(vs []scratchVariant) string { return scratchKernels(t, "TestCompare", vs, nil) }
+	gentest.Compare(t, variant, scratch, scratchCompare)
 }
 
 // compareVariant returns the kernel named name with its defaults changed by
@@ -40,7 +40,7 @@ func compareVariant(t *testing.T, name, flags string) (Kernel, Params) {
 	for _, k := range Kernels {
 		if k.Name == name {
 			p := k.Defaults()
-			emittest.SetKnobs(t, name, flags, k.Knobs(&p))
+			gentest.SetKnobs(t, name, flags, k.Knobs(&p))
 			return k, p
 		}
 	}
@@ -49,7 +49,7 @@ func compareVariant(t *testing.T, name, flags string) (Kernel, Params) {
 }
 
 // scratchCompare is the timing loop of TestCompare, run in the scratch
-// package (emittest.Compare).
+// package (gentest.Compare).
 const scratchCompare = `//go:build amd64
 
 package sweep

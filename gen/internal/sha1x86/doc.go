@@ -26,4 +26,11 @@
 // Params holds a kernel's choices: the shared sha1sched.Schedule and the
 // backend's -rotate and -align. Each kernel honours, registers and prints
 // in its schedule line only the knobs its Knobs method lists.
+//
+// The one-block kernels are also generated for 386 (Kernel.For, x386.go):
+// the same description, vector lowering and rounds, with the description
+// spilling what 7 XMM registers do not hold, the state, the block pointer
+// and K in memory, and the rounds borrowing their temporary; avogen checks
+// that the text keeps to what Go's 386 assembler takes and lays out the
+// arguments for 386.
 package sha1x86

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
-	"github.com/simdhash/simdhash/gen/internal/avogen"
-	"github.com/simdhash/simdhash/gen/internal/emit/emittest"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -17,12 +16,12 @@ import (
 func generated(t *testing.T, k Kernel, p Params) string {
 	t.Helper()
 	ctx := build.NewContext()
-	ctx.ConstraintExpr("amd64")
-	if err := k.Generate(ctx, p, ""); err != nil {
+	ctx.ConstraintExpr(string(k.Target()))
+	if err := k.Generate(ctx, p, "", sha1sched.Contract{}); err != nil {
 		t.Fatalf("%s %s: %v", k.Name, k.Schedule(p), err)
 	}
 	out := filepath.Join(t.TempDir(), "k.s")
-	if err := avogen.Write(ctx, out, "sha1", []string{"test"}); err != nil {
+	if err := k.Target().Write(ctx, out, "sha1", []string{"test"}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(out)
@@ -40,7 +39,7 @@ func TestLookaheadRange(t *testing.T) {
 		for l := 4; l <= sha1sched.RingWords; l++ {
 			p := k.Defaults()
 			p.Lookahead = sha1sched.Lookahead(l)
-			if err := k.Generate(build.NewContext(), p, ""); err != nil {
+			if err := k.Generate(build.NewContext(), p, "", sha1sched.Contract{}); err != nil {
 				t.Errorf("%s lookahead %d: %v", k.Name, l, err)
 			}
 		}
@@ -53,7 +52,7 @@ func TestLookaheadRange(t *testing.T) {
 func TestEveryKnobChangesCode(t *testing.T) {
 	for _, k := range Kernels {
 		base := k.Defaults()
-		emittest.KnobsChangeCode(t, k.Name, base, k.Variants(base), k.Schedule,
+		gentest.KnobsChangeCode(t, k.Name, base, k.Variants(base), k.Schedule,
 			func(p Params) string { return generated(t, k, p) })
 	}
 }
@@ -68,7 +67,7 @@ func TestKnobLists(t *testing.T) {
 	}
 	for _, k := range Kernels {
 		p := k.Defaults()
-		if got := emittest.KnobFlags(k.Knobs(&p)); got != want[k.Name] {
+		if got := gentest.KnobFlags(k.Knobs(&p)); got != want[k.Name] {
 			t.Errorf("%s registers %v, want %s", k.Name, got, want[k.Name])
 		}
 	}
@@ -117,11 +116,11 @@ func TestBurstNeedsShorterLookahead(t *testing.T) {
 	p := AVX.Defaults()
 	p.Placement = sha1sched.Burst
 	p.Lookahead = sha1sched.RingWords
-	if err := AVX.Generate(build.NewContext(), p, ""); err == nil || !strings.Contains(err.Error(), "burst") {
+	if err := AVX.Generate(build.NewContext(), p, "", sha1sched.Contract{}); err == nil || !strings.Contains(err.Error(), "burst") {
 		t.Errorf("%s: Generate said %v", AVX.Schedule(p), err)
 	}
 	p.Fit()
-	if err := AVX.Generate(build.NewContext(), p, ""); err != nil {
+	if err := AVX.Generate(build.NewContext(), p, "", sha1sched.Contract{}); err != nil {
 		t.Errorf("%s: %v", AVX.Schedule(p), err)
 	}
 }

@@ -1,7 +1,10 @@
 package sha1x86
 
 import (
+	"fmt"
+
 	"github.com/mmcloughlin/avo/build"
+	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
@@ -14,6 +17,12 @@ type Params struct {
 	Rotate Rotate
 	Align  Align
 	Rounds Rounds // avx2 only
+	// Registers, if not 0, is the number of XMM registers the one-block
+	// kernels may use for the description (Backend.Registers), besides the
+	// byte-swap indexes: from 7 it spills, as the 386 kernels, with their
+	// 8 XMM registers, always do. It is not a knob; the tests set it on
+	// amd64, and the 386 kernels refuse it.
+	Registers int
 }
 
 // Rotate is how the scalar rounds compute rol5(a) and rol30(b).
@@ -84,18 +93,43 @@ type Kernel struct {
 	isa  func(*build.Context) ISA
 	// pair: two blocks per vector pass (GeneratePair), not one (sha1sched.Generate).
 	pair bool
+	// target is the GOARCH the kernel is generated for (For).
+	target avogen.Target
 }
 
 // The kernels.
 var (
 	// SSSE3 has SSE2 and SSSE3 (PSHUFB, PALIGNR) in two-operand encodings.
-	SSSE3 = Kernel{Name: "ssse3", isa: newSSE}
+	SSSE3 = Kernel{Name: "ssse3", isa: newSSE, target: avogen.AMD64}
 	// AVX has the same operations in three-operand VEX encodings.
-	AVX = Kernel{Name: "avx", isa: newAVX}
+	AVX = Kernel{Name: "avx", isa: newAVX, target: avogen.AMD64}
 	// AVX2 runs the schedule on YMM registers for two blocks at once, with
 	// BMI1 and BMI2 rounds (avx2.go).
-	AVX2 = Kernel{Name: "avx2", isa: newAVX2, pair: true}
+	AVX2 = Kernel{Name: "avx2", isa: newAVX2, pair: true, target: avogen.AMD64}
 )
+
+// Targets lists the GOARCHes kernel k is generated for: amd64 and, for
+// the one-block kernels, 386 (x386.go).
+func (k Kernel) Targets() []avogen.Target {
+	if k.pair {
+		return []avogen.Target{avogen.AMD64}
+	}
+	return []avogen.Target{avogen.AMD64, avogen.I386}
+}
+
+// For returns kernel k as generated for target t, one of k.Targets.
+func (k Kernel) For(t avogen.Target) (Kernel, error) {
+	for _, u := range k.Targets() {
+		if u == t {
+			k.target = t
+			return k, nil
+		}
+	}
+	return Kernel{}, fmt.Errorf("%s: no kernel for %s (only %v)", k.Name, t, k.Targets())
+}
+
+// Target is the GOARCH kernel k is generated for.
+func (k Kernel) Target() avogen.Target { return k.target }
 
 // Kernels lists every kernel, for the sweep.
 var Kernels = []Kernel{SSSE3, AVX, AVX2}
@@ -133,6 +167,9 @@ func (k Kernel) Knobs(p *Params) []knob.Knob {
 
 // Validate reports choices kernel k cannot generate.
 func (k Kernel) Validate(p Params) error {
+	if k.target == avogen.I386 && p.Registers != 0 {
+		return fmt.Errorf("%s for 386: the description has 7 XMM registers there, not a choice of %d", k.Name, p.Registers)
+	}
 	if k.pair {
 		return knob.Check(k.Knobs(&p)...)
 	}
@@ -152,10 +189,11 @@ func (k Kernel) Schedule(p Params) string {
 	return s
 }
 
-// Generate emits the kernel's function name(h *[5]uint32, p []byte) into
-// ctx (block<NAME> if name is empty): it absorbs len(p)/64 whole blocks of
-// p into h.
-func (k Kernel) Generate(ctx *build.Context, p Params, name string) error {
+// Generate emits the kernel's function name with contract c (of the
+// Blocks form) into ctx (block<NAME> if name is empty): it absorbs
+// len(p)/64 whole blocks of p into h. The pair kernel keeps and returns
+// nothing more.
+func (k Kernel) Generate(ctx *build.Context, p Params, name string, c sha1sched.Contract) error {
 	if name == "" {
 		name = "block" + upper(k.Name)
 	}
@@ -163,9 +201,19 @@ func (k Kernel) Generate(ctx *build.Context, p Params, name string) error {
 		return err
 	}
 	if k.pair {
+		if !c.Plain() {
+			return fmt.Errorf("%s: the pair kernel keeps no trace and returns nothing", k.Name)
+		}
 		return generatePair(ctx, k, p, name)
 	}
-	return sha1sched.Generate(newBackend(ctx, k, p), p.Schedule, name)
+	if k.target == avogen.I386 {
+		b, err := new386(ctx, k, p, c)
+		if err != nil {
+			return err
+		}
+		return sha1sched.Generate(b, p.Schedule, name, c)
+	}
+	return sha1sched.Generate(newBackend(ctx, k, p), p.Schedule, name, c)
 }
 
 // Variants lists, for the correctness sweep, every value of every knob k

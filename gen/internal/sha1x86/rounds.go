@@ -1,8 +1,6 @@
 package sha1x86
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -35,7 +33,7 @@ func (v vars) next() vars {
 // after the last round). Every block starts from the same names, as 80 is
 // a multiple of both the five names and the carry/spare pair.
 func (e *backend) vars(t int) vars {
-	v := vars{a: reg.EAX, b: reg.EBX, c: reg.ECX, d: reg.EDX, e: reg.ESI, carry: reg.EDI, spare: reg.R8L}
+	v := e.regs
 	for ; t > 0; t-- {
 		v = v.next()
 	}
@@ -79,7 +77,8 @@ func (e *backend) Round(r sha1sched.Round) []step { return e.roundSteps(r, e.var
 // with both.
 func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 	c, t := e.ctx, r.T
-	steps := []step{func() { c.ADDL(e.mem(r.WK.Record()), v.e) }}
+	steps := []step{func() { c.ADDL(e.mem(r.WK.Record()), v.e); e.freed(v.spare) }}
+	e.borrow(v.spare) // spare receives a's copy only after f and rol30(b)
 	steps = append(steps, e.fSteps(r, v)...)
 	// rol30(b): from b itself in round 0, else from rol5(b).
 	if v.bRotated {
@@ -89,9 +88,10 @@ func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 	}
 	steps = append(steps,
 		// f first: its inputs are older than a, so e += rol5(a) ends the round.
-		func() { c.ADDL(v.carry, v.e) },
+		func() { c.ADDL(v.carry, v.e); e.freed(v.carry) },
 		func() { c.MOVL(v.a, v.spare) }, // the next round's plain b
 	)
+	e.borrow(v.carry) // its f is in e now
 	steps = append(steps, e.rotl(v.a, 5)...)
 	steps = append(steps, func() { c.ADDL(v.a, v.e) })
 	// Fold the next round's d (our c) or c (our rotated b) into its b.
@@ -105,59 +105,27 @@ func (e *backend) roundSteps(r sha1sched.Round, v vars) []step {
 }
 
 // fSteps computes f_t(b, c, d) of round r into carry, which holds
-// carryFor(t). c is XORed with d in place and restored, rather than copied.
+// carryFor(t): its form accumulated into the plain b, or into the b ^ d or
+// b ^ c that the round before left there (accumulate). c is XORed with d
+// in place and restored, rather than copied.
 func (e *backend) fSteps(r sha1sched.Round, v vars) []step {
-	c, x, t := e.ctx, v.carry, r.T
-	switch carryFor(t, r.Maj) {
-	case carryBxD: // Parity = (b ^ d) ^ c
-		return []step{func() { c.XORL(v.c, x) }}
-	case carryBxC: // Maj = ((b ^ c) & (c ^ d)) ^ c
-		return []step{
-			func() { c.XORL(v.d, v.c) },
-			func() { c.ANDL(v.c, x) },
-			func() { c.XORL(v.d, v.c) },
-			func() { c.XORL(v.c, x) },
-		}
+	pre := [...]sha1sched.ExprOp{carryB: sha1sched.InB, carryBxD: sha1sched.InD, carryBxC: sha1sched.InC}[carryFor(r.T, r.Maj)]
+	return e.accumulate(r.Form(), v.carry, v.c, v.d, pre, v.e, false)
+}
+
+// freed notes that r holds nothing that a round needs from this point of
+// the emission on: spare from the start of a round to the copy of a into
+// it, carry from the addition of its f into e to the end of the round
+// (where it becomes the next round's spare).
+func (e *backend) freed(r reg.GPPhysical) { e.free = r }
+
+// borrow makes r, which holds nothing at the steps made next, the rounds'
+// temporary on 386, whose kernels have no register to spare for one; on
+// amd64 the temporary is a register of its own.
+func (e *backend) borrow(r reg.GPPhysical) {
+	if e.frame != nil {
+		e.tmp = r
 	}
-	if r.F == sha1sched.FCh && r.Ch == sha1sched.ChAdd { // Ch = (~b & d) + (b & c): the halves share no bit
-		tmp := e.tmp
-		return []step{
-			func() { c.MOVL(x, tmp) },
-			func() { c.ORL(v.d, tmp) },
-			func() { c.XORL(x, tmp) }, // (b | d) ^ b = ~b & d
-			func() { c.ADDL(tmp, v.e) },
-			func() { c.ANDL(v.c, x) },
-		}
-	}
-	if r.F == sha1sched.FCh { // Ch = ((c ^ d) & b) ^ d
-		return []step{
-			func() { c.XORL(v.d, v.c) },
-			func() { c.ANDL(v.c, x) },
-			func() { c.XORL(v.d, v.c) },
-			func() { c.XORL(v.d, x) },
-		}
-	}
-	tmp := e.tmp
-	switch r.Maj {
-	case sha1sched.MajOr: // Maj = (b & c) | (d & (b | c))
-		return []step{
-			func() { c.MOVL(x, tmp) },
-			func() { c.ORL(v.c, tmp) },
-			func() { c.ANDL(v.d, tmp) },
-			func() { c.ANDL(v.c, x) },
-			func() { c.ORL(tmp, x) },
-		}
-	case sha1sched.MajAdd: // Maj = (c & d) + (b & (c ^ d)): the halves share no bit
-		return []step{
-			func() { c.MOVL(v.c, tmp) },
-			func() { c.ANDL(v.d, tmp) },
-			func() { c.ADDL(tmp, v.e) },
-			func() { c.XORL(v.d, v.c) },
-			func() { c.ANDL(v.c, x) },
-			func() { c.XORL(v.d, v.c) },
-		}
-	}
-	panic(fmt.Sprintf("sha1x86: no f for round %d with maj=%v", t, r.Maj)) // Validate rejects it first
 }
 
 // rotl rotates r left by n bits in place, as Params.Rotate says.

@@ -401,7 +401,7 @@ func tables(t times, caption string) string {
 	p("")
 	p("| kernel | 16 x 8 KiB | 1000 messages of 0..16 KiB | the Go tree's files as git blobs (files per second) |")
 	p("|---|---|---|---|")
-	for _, k := range []string{"avx512x16", "avx2x8"} {
+	for _, k := range []string{"avx512x16", "avx2x8", "shanix4", "shanix3", "shanix2"} {
 		key := func(work, impl string) string {
 			return fmt.Sprintf("sha1 |BenchmarkSumMany/work=%s/impl=%s", work, impl)
 		}

@@ -1,0 +1,259 @@
+package armemit
+
+import (
+	"fmt"
+	"go/build/constraint"
+	"os"
+	"strings"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/buildtags"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/printer"
+	"github.com/simdhash/simdhash/gen/internal/gencmd"
+)
+
+// File is one generated assembly file: TEXT and DATA sections under one
+// header and build constraint.
+type File struct {
+	constraints buildtags.Constraints
+	sections    []any // *Func or *Global, in order
+}
+
+// NewFile starts a file whose build constraint is expr, in //go:build
+// syntax ("arm64 && !purego"). The expression must be a conjunction of
+// tags, negated tags and disjunctions of those (what avo's buildtags can
+// hold); NewFile checks that the constraint it will print means exactly
+// expr, so that no term (such as !purego) is silently dropped.
+func NewFile(expr string) (*File, error) {
+	cs, err := parseConstraint(expr)
+	if err != nil {
+		return nil, err
+	}
+	return &File{constraints: cs}, nil
+}
+
+func parseConstraint(expr string) (buildtags.Constraints, error) {
+	want, err := constraint.Parse("//go:build " + expr)
+	if err != nil {
+		return nil, fmt.Errorf("emit: build constraint %q: %w", expr, err)
+	}
+	var cs buildtags.Constraints
+	var conj func(e constraint.Expr) error
+	conj = func(e constraint.Expr) error {
+		if a, ok := e.(*constraint.AndExpr); ok {
+			if err := conj(a.X); err != nil {
+				return err
+			}
+			return conj(a.Y)
+		}
+		var opts buildtags.Constraint
+		var disj func(e constraint.Expr) error
+		disj = func(e constraint.Expr) error {
+			switch e := e.(type) {
+			case *constraint.OrExpr:
+				if err := disj(e.X); err != nil {
+					return err
+				}
+				return disj(e.Y)
+			case *constraint.TagExpr:
+				opts = append(opts, buildtags.Opt(buildtags.Term(e.Tag)))
+			case *constraint.NotExpr:
+				t, ok := e.X.(*constraint.TagExpr)
+				if !ok {
+					return fmt.Errorf("emit: build constraint %q: only single tags may be negated", expr)
+				}
+				opts = append(opts, buildtags.Opt(buildtags.Not(t.Tag)))
+			default:
+				return fmt.Errorf("emit: build constraint %q: not a conjunction of disjunctions of tags", expr)
+			}
+			return nil
+		}
+		if err := disj(e); err != nil {
+			return err
+		}
+		cs = append(cs, opts)
+		return nil
+	}
+	if err := conj(want); err != nil {
+		return nil, err
+	}
+	if err := cs.Validate(); err != nil {
+		return nil, fmt.Errorf("emit: build constraint %q: %w", expr, err)
+	}
+	// Round trip: what avo prints must mean what was asked, for every
+	// assignment of the tags involved.
+	text, err := buildtags.Format(cs)
+	if err != nil {
+		return nil, err
+	}
+	got, err := constraint.Parse(strings.TrimSpace(text))
+	if err != nil {
+		return nil, fmt.Errorf("emit: printed constraint %q: %w", text, err)
+	}
+	var names []string
+	var collect func(e constraint.Expr)
+	collect = func(e constraint.Expr) {
+		switch e := e.(type) {
+		case *constraint.AndExpr:
+			collect(e.X)
+			collect(e.Y)
+		case *constraint.OrExpr:
+			collect(e.X)
+			collect(e.Y)
+		case *constraint.NotExpr:
+			collect(e.X)
+		case *constraint.TagExpr:
+			names = append(names, e.Tag)
+		}
+	}
+	collect(want)
+	for mask := 0; mask < 1<<len(names); mask++ {
+		on := func(tag string) bool {
+			for i, n := range names {
+				if n == tag {
+					return mask&(1<<i) != 0
+				}
+			}
+			return false
+		}
+		if want.Eval(on) != got.Eval(on) {
+			return nil, fmt.Errorf("emit: build constraint %q would print as %q, which differs", expr, strings.TrimSpace(text))
+		}
+	}
+	return cs, nil
+}
+
+// Global is a read-only DATA section, local to the file (name<>).
+type Global struct {
+	name string
+	data []uint64
+}
+
+// Data adds a read-only DATA section of 64-bit words named name<>.
+func (file *File) Data(name string) *Global {
+	g := &Global{name: name}
+	file.sections = append(file.sections, g)
+	return g
+}
+
+// U64 appends the words vs to g.
+func (g *Global) U64(vs ...uint64) { g.data = append(g.data, vs...) }
+
+// Size is g's size in bytes so far.
+func (g *Global) Size() int { return 8 * len(g.data) }
+
+// Sym is the symbol of g as operands name it: name<>.
+func (g *Global) Sym() string { return g.name + "<>" }
+
+// Write prints the file as Go assembly to path, with a header naming
+// argv as the command that generated it.
+func (file *File) Write(path string, argv []string) error {
+	b, err := file.Bytes(argv)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// WriteOutputs writes what a generator made for its command line args:
+// file to out, unless out is empty, with the command that reproduces the
+// run in its header; and, unless gnu is empty, text (loops in GNU syntax,
+// for llvm-mca) to gnu, under a comment naming the command and a line
+// about them.
+func WriteOutputs(file *File, args []string, out, gnu, about, text string) error {
+	command := gencmd.Command(args)
+	if out != "" {
+		if err := file.Write(out, command); err != nil {
+			return err
+		}
+	}
+	if gnu != "" {
+		text = "// Generated by: " + strings.Join(command, " ") + "\n// " + about + "\n" + text
+		return os.WriteFile(gnu, []byte(text), 0o644)
+	}
+	return nil
+}
+
+// Add appends the function f to the file, as the next section.
+func (file *File) Add(f *Func) { file.sections = append(file.sections, f) }
+
+// Bytes returns the file as Go assembly: the header "// Code generated by
+// command: <argv>. DO NOT EDIT.", the build constraint, #include
+// "textflag.h", then each section; each TEXT is preceded by its Go
+// signature and its "Requires:" line.
+func (file *File) Bytes(argv []string) ([]byte, error) {
+	out := &ir.File{Constraints: file.constraints, Includes: []string{"textflag.h"}}
+	// avo's printer writes the argument size of each TEXT from the
+	// signature's amd64 layout; where the target's differs, the TEXT line
+	// is rewritten after printing.
+	fix := map[string]string{}
+	for _, s := range file.sections {
+		switch s := s.(type) {
+		case *Func:
+			fn := ir.NewFunction(s.name)
+			fn.Attributes = attr.NOSPLIT
+			fn.SetSignature(s.sig)
+			fn.LocalSize = s.frame
+			fn.ISA = s.Requires()
+			for _, n := range s.nodes {
+				switch n := n.(type) {
+				case Label:
+					fn.AddLabel(ir.Label(n))
+				case Comment:
+					fn.AddComment(n...)
+				case *Inst:
+					for _, c := range n.notes {
+						fn.AddComment(c...)
+					}
+					fn.AddInstruction(n.ir())
+				}
+			}
+			out.AddSection(fn)
+			if s.argBytes != s.sig.Bytes() {
+				text := func(n int) string {
+					return fmt.Sprintf("TEXT \u00b7%s(SB), %s, $%d-%d\n", s.name, attr.NOSPLIT.Asm(), s.frame, n)
+				}
+				fix[text(s.sig.Bytes())] = text(s.argBytes)
+			}
+		case *Global:
+			g := ir.NewStaticGlobal(s.name)
+			g.Attributes = attr.RODATA | attr.NOPTR
+			for _, v := range s.data {
+				g.Append(operand.U64(v))
+			}
+			out.AddSection(g)
+		}
+	}
+	b, err := printer.NewGoAsm(printer.Config{Argv: argv}).Print(out)
+	if err != nil {
+		return nil, err
+	}
+	for from, to := range fix {
+		if n := strings.Count(string(b), from); n != 1 {
+			return nil, fmt.Errorf("emit: expected one %q in the printed file, found %d", strings.TrimSpace(from), n)
+		}
+		b = []byte(strings.Replace(string(b), from, to, 1))
+	}
+	return b, nil
+}
+
+// text is an operand printed verbatim.
+type text string
+
+// Asm returns t as it is (avo's operand.Op).
+func (t text) Asm() string { return string(t) }
+
+func (i *Inst) ir() *ir.Instruction {
+	n := &ir.Instruction{Opcode: i.Op, IsBranch: i.Branch, IsConditional: i.Conditional, IsTerminal: i.Terminal}
+	if i.IsWord {
+		n.Opcode = "WORD"
+		n.Operands = []operand.Op{text(fmt.Sprintf("$0x%08x // %s", i.Word, i.GNU))}
+		return n
+	}
+	for _, a := range i.Args {
+		n.Operands = append(n.Operands, text(a))
+	}
+	return n
+}
