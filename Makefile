@@ -121,10 +121,12 @@ bench: ## all benchmarks, COUNT (10) times, into BENCHOUT (bench.txt); sha1dc ag
 benchstat: ## benchstat on FILES (default bench.txt), e.g. FILES='old.txt new.txt'
 	$(GO) -C gen tool $(BENCHSTAT) $(abspath $(FILES))
 
-mca: ## llvm-mca estimates: arm64/arm GHASH and SHA-1 (scripts/mca.sh, MCA_ARGS passed on), amd64 and 386 SHA-1 (scripts/mca-x86.sh)
+mca: ## llvm-mca estimates: arm64/arm GHASH and SHA-1 (scripts/mca.sh, MCA_ARGS passed on), amd64 and 386 SHA-1 (scripts/mca-x86.sh), amd64 GHASH beside OpenSSL's loop, with floors (scripts/mca-ghash.sh)
 	bash scripts/mca.sh $(MCA_ARGS)
 	@echo
 	bash scripts/mca-x86.sh
+	@echo
+	bash scripts/mca-ghash.sh
 
 clean: ## remove bench output and stray test binaries
 	rm -f $(BENCHOUT) *.test sha1/*.test sha1dc/*.test ghash/*.test gcm/*.test cpu.out mem.out

@@ -12,6 +12,10 @@ DATA ghashPoly<>+0(SB)/8, $0xc200000000000000
 DATA ghashPoly<>+8(SB)/8, $0x0000000000000000
 GLOBL ghashPoly<>(SB), RODATA|NOPTR, $16
 
+DATA ghashBswap64<>+0(SB)/8, $0x0001020304050607
+DATA ghashBswap64<>+8(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL ghashBswap64<>(SB), RODATA|NOPTR, $16
+
 // func ghashPCLMUL(y *[16]byte, key *[48]uint64, p []byte)
 // Requires: PCLMULQDQ, SSE2, SSSE3
 TEXT ·ghashPCLMUL(SB), NOSPLIT, $0-40
@@ -23,6 +27,7 @@ TEXT ·ghashPCLMUL(SB), NOSPLIT, $0-40
 	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
 	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
+	// Knobs: mul=karatsuba halves=pshufd reduction=clmul reduce-at=after fold=every
 	MOVQ p_len+24(FP), CX
 
 	// n = the number of whole blocks.
@@ -267,6 +272,7 @@ TEXT ·ghashPCLMULAVX(SB), NOSPLIT, $0-40
 	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
 	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 8) and their sums, nothing more.
+	// Knobs: mul=karatsuba halves=pair reduction=shift reduce-at=spread fold=every blend=blendpd
 	MOVQ p_len+24(FP), CX
 
 	// n = the number of whole blocks.
@@ -283,8 +289,10 @@ TEXT ·ghashPCLMULAVX(SB), NOSPLIT, $0-40
 	// Groups of 8 blocks at 128 bits, with one reduction each; the key's powers are set.
 	CMPQ CX, $0x00000008
 	JB   after128
+	CMPQ CX, $0x00000010
+	JAE  groups128
 
-loop128:
+	// A single group, in the plain forms.
 	// Block 1 times H^7.
 	VMOVDQU    16(DX), X6
 	VPSHUFB    X1, X6, X6
@@ -392,9 +400,257 @@ loop128:
 	VPXOR      X9, X0, X0
 	ADDQ       $0x00000080, DX
 	SUBQ       $0x00000008, CX
+	JMP        end128
+
+groups128:
+	// The first group's products; each iteration then reduces the group before.
+	// Blocks 1 and 2 times H^7 and H^6, the sums of their halves made together.
+	VMOVDQU    16(DX), X6
+	VMOVDQU    32(DX), X7
+	VBLENDPD   $0x02, X7, X6, X9
+	VPXOR      24(DX), X9, X9
+	VPSHUFB    ghashBswap64<>+0(SB), X9, X9
+	VPSHUFB    X1, X6, X6
+	VPSHUFB    X1, X7, X7
+	VPCLMULQDQ $0x00, 336(SI), X9, X5
+	VPCLMULQDQ $0x00, 144(SI), X6, X3
+	VPCLMULQDQ $0x11, 144(SI), X6, X4
+	VPCLMULQDQ $0x01, 352(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 160(SI), X7, X6
+	VPXOR      X6, X3, X3
+	VPCLMULQDQ $0x11, 160(SI), X7, X7
+	VPXOR      X7, X4, X4
+
+	// Blocks 3 and 4 times H^5 and H^4, the sums of their halves made together.
+	VMOVDQU    48(DX), X6
+	VMOVDQU    64(DX), X7
+	VBLENDPD   $0x02, X7, X6, X9
+	VPXOR      56(DX), X9, X9
+	VPSHUFB    ghashBswap64<>+0(SB), X9, X9
+	VPSHUFB    X1, X6, X6
+	VPSHUFB    X1, X7, X7
+	VPCLMULQDQ $0x00, 368(SI), X9, X8
+	VPXOR      X8, X5, X5
+	VPCLMULQDQ $0x00, 176(SI), X6, X8
+	VPXOR      X8, X3, X3
+	VPCLMULQDQ $0x11, 176(SI), X6, X6
+	VPXOR      X6, X4, X4
+	VPCLMULQDQ $0x11, 320(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 192(SI), X7, X6
+	VPXOR      X6, X3, X3
+	VPCLMULQDQ $0x11, 192(SI), X7, X7
+	VPXOR      X7, X4, X4
+
+	// Blocks 5 and 6 times H^3 and H^2, the sums of their halves made together.
+	VMOVDQU    80(DX), X6
+	VMOVDQU    96(DX), X7
+	VBLENDPD   $0x02, X7, X6, X9
+	VPXOR      88(DX), X9, X9
+	VPSHUFB    ghashBswap64<>+0(SB), X9, X9
+	VPSHUFB    X1, X6, X6
+	VPSHUFB    X1, X7, X7
+	VPCLMULQDQ $0x10, 336(SI), X9, X8
+	VPXOR      X8, X5, X5
+	VPCLMULQDQ $0x00, 208(SI), X6, X8
+	VPXOR      X8, X3, X3
+	VPCLMULQDQ $0x11, 208(SI), X6, X6
+	VPXOR      X6, X4, X4
+	VPCLMULQDQ $0x11, 352(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 224(SI), X7, X6
+	VPXOR      X6, X3, X3
+	VPCLMULQDQ $0x11, 224(SI), X7, X7
+	VPXOR      X7, X4, X4
+
+	// Block 7 times H^1.
+	VMOVDQU    112(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x10, 368(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 240(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 240(SI), X6, X6
+	VPXOR      X6, X4, X4
+
+	// Block 0 times H^8.
+	VMOVDQU    (DX), X6
+	VPSHUFB    X1, X6, X6
+	VPXOR      X0, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, 320(SI), X9, X9
+	VPXOR      X9, X5, X5
+	VPCLMULQDQ $0x00, 128(SI), X6, X9
+	VPXOR      X9, X3, X3
+	VPCLMULQDQ $0x11, 128(SI), X6, X6
+	VPXOR      X6, X4, X4
+	ADDQ       $0x00000080, DX
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JB         exit0_128
+
+loop128:
+	// The reduction of the group before, among this group's products.
+	// Blocks 1 and 2 times H^7 and H^6, the sums of their halves made together.
+	VMOVDQU 16(DX), X6
+	VMOVDQU 32(DX), X7
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	VBLENDPD   $0x02, X7, X6, X9
+	VPXOR      24(DX), X9, X9
+	VPSLLQ     $0x39, X3, X14
+	VPSHUFB    ghashBswap64<>+0(SB), X9, X9
+	VPSHUFB    X1, X6, X6
+	VPSHUFB    X1, X7, X7
+	VPXOR      X3, X5, X5
+	VPXOR      X4, X5, X5
+	VPCLMULQDQ $0x00, 336(SI), X9, X12
+	VPCLMULQDQ $0x00, 144(SI), X6, X10
+	VPSLLQ     $0x3e, X3, X13
+	VPCLMULQDQ $0x11, 144(SI), X6, X11
+	VPCLMULQDQ $0x01, 352(SI), X9, X9
+	VPSLLQ     $0x3f, X3, X15
+	VPXOR      X9, X12, X12
+	VPCLMULQDQ $0x00, 160(SI), X7, X6
+	VPXOR      X6, X10, X10
+	VPXOR      X13, X14, X14
+	VPXOR      X15, X14, X14
+	VPCLMULQDQ $0x11, 160(SI), X7, X7
+	VPXOR      X7, X11, X11
+	VPSHUFD    $0x4e, X3, X3
+
+	// Blocks 3 and 4 times H^5 and H^4, the sums of their halves made together.
+	VMOVDQU    48(DX), X6
+	VMOVDQU    64(DX), X7
+	VPSRLQ     $0x07, X3, X13
+	VBLENDPD   $0x02, X7, X6, X9
+	VPXOR      56(DX), X9, X9
+	VPSHUFB    ghashBswap64<>+0(SB), X9, X9
+	VPSRLQ     $0x02, X3, X15
+	VPSHUFB    X1, X6, X6
+	VPSHUFB    X1, X7, X7
+	VPXOR      X15, X13, X13
+	VPCLMULQDQ $0x00, 368(SI), X9, X8
+	VPXOR      X8, X12, X12
+	VPCLMULQDQ $0x00, 176(SI), X6, X8
+	VPSRLQ     $0x01, X3, X15
+	VPXOR      X8, X10, X10
+	VPCLMULQDQ $0x11, 176(SI), X6, X6
+	VPXOR      X15, X13, X13
+	VPXOR      X6, X11, X11
+	VPCLMULQDQ $0x11, 320(SI), X9, X9
+	VBLENDPD   $0x02, X13, X14, X13
+	VPXOR      X9, X12, X12
+	VPCLMULQDQ $0x00, 192(SI), X7, X6
+	VPXOR      X6, X10, X10
+	VPXOR      X3, X5, X5
+	VPXOR      X13, X5, X5
+	VPCLMULQDQ $0x11, 192(SI), X7, X7
+	VPXOR      X7, X11, X11
+	VPSLLQ     $0x39, X5, X14
+
+	// Blocks 5 and 6 times H^3 and H^2, the sums of their halves made together.
+	VMOVDQU    80(DX), X6
+	VMOVDQU    96(DX), X7
+	VPSLLQ     $0x3e, X5, X13
+	VBLENDPD   $0x02, X7, X6, X9
+	VPXOR      88(DX), X9, X9
+	VPSHUFB    ghashBswap64<>+0(SB), X9, X9
+	VPSLLQ     $0x3f, X5, X15
+	VPSHUFB    X1, X6, X6
+	VPSHUFB    X1, X7, X7
+	VPXOR      X13, X14, X14
+	VPXOR      X15, X14, X14
+	VPCLMULQDQ $0x10, 336(SI), X9, X8
+	VPXOR      X8, X12, X12
+	VPCLMULQDQ $0x00, 208(SI), X6, X8
+	VPSHUFD    $0x4e, X5, X5
+	VPXOR      X8, X10, X10
+	VPCLMULQDQ $0x11, 208(SI), X6, X6
+	VPSRLQ     $0x07, X5, X13
+	VPXOR      X6, X11, X11
+	VPCLMULQDQ $0x11, 352(SI), X9, X9
+	VPSRLQ     $0x02, X5, X15
+	VPXOR      X9, X12, X12
+	VPCLMULQDQ $0x00, 224(SI), X7, X6
+	VPXOR      X6, X10, X10
+	VPXOR      X15, X13, X13
+	VPCLMULQDQ $0x11, 224(SI), X7, X7
+	VPXOR      X7, X11, X11
+	VPSRLQ     $0x01, X5, X15
+
+	// Block 7 times H^1.
+	VMOVDQU    112(DX), X6
+	VPSHUFB    X1, X6, X6
+	VPXOR      X15, X13, X13
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x10, 368(SI), X9, X9
+	VBLENDPD   $0x02, X13, X14, X13
+	VPXOR      X9, X12, X12
+	VPCLMULQDQ $0x00, 240(SI), X6, X9
+	VPXOR      X5, X4, X0
+	VPXOR      X13, X0, X0
+	VPXOR      X9, X10, X10
+	VPCLMULQDQ $0x11, 240(SI), X6, X6
+	VPXOR      X6, X11, X11
+
+	// Block 0 times H^8.
+	VMOVDQU    (DX), X6
+	VPSHUFB    X1, X6, X6
+	VPXOR      X0, X6, X6
+	VPSHUFD    $0x4e, X6, X9
+	VPXOR      X6, X9, X9
+	VPCLMULQDQ $0x00, 320(SI), X9, X5
+	VPXOR      X12, X5, X5
+	VPCLMULQDQ $0x00, 128(SI), X6, X3
+	VPXOR      X10, X3, X3
+	VPCLMULQDQ $0x11, 128(SI), X6, X4
+	VPXOR      X11, X4, X4
+	ADDQ       $0x00000080, DX
+	SUBQ       $0x00000008, CX
 	CMPQ       CX, $0x00000008
 	JAE        loop128
 
+exit0_128:
+	// The last group's reduction.
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	VPSLLQ   $0x39, X3, X14
+	VPXOR    X3, X5, X5
+	VPXOR    X4, X5, X5
+	VPSLLQ   $0x3e, X3, X13
+	VPSLLQ   $0x3f, X3, X15
+	VPXOR    X13, X14, X14
+	VPXOR    X15, X14, X14
+	VPSHUFD  $0x4e, X3, X3
+	VPSRLQ   $0x07, X3, X13
+	VPSRLQ   $0x02, X3, X15
+	VPXOR    X15, X13, X13
+	VPSRLQ   $0x01, X3, X15
+	VPXOR    X15, X13, X13
+	VBLENDPD $0x02, X13, X14, X13
+	VPXOR    X3, X5, X5
+	VPXOR    X13, X5, X5
+	VPSLLQ   $0x39, X5, X14
+	VPSLLQ   $0x3e, X5, X13
+	VPSLLQ   $0x3f, X5, X15
+	VPXOR    X13, X14, X14
+	VPXOR    X15, X14, X14
+	VPSHUFD  $0x4e, X5, X5
+	VPSRLQ   $0x07, X5, X13
+	VPSRLQ   $0x02, X5, X15
+	VPXOR    X15, X13, X13
+	VPSRLQ   $0x01, X5, X15
+	VPXOR    X15, X13, X13
+	VBLENDPD $0x02, X13, X14, X13
+	VPXOR    X5, X4, X0
+	VPXOR    X13, X0, X0
+
+end128:
 after128:
 	// The rest: one group of m = n blocks (fewer than 8), block i times
 	// H^(m-i), y added to the first.

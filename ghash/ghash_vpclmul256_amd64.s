@@ -23,7 +23,7 @@ TEXT ·ghashVPCLMUL256(SB), NOSPLIT, $0-40
 	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
 	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 16) and their sums, nothing more.
-	// Knobs: width=256 blocks=16 threshold=16
+	// Knobs: width=256 blocks=16 threshold=16 mul=karatsuba halves=pshufd reduction=clmul reduce-at=front fold=every
 	MOVQ p_len+24(FP), CX
 
 	// n = the number of whole blocks.
@@ -43,7 +43,7 @@ TEXT ·ghashVPCLMUL256(SB), NOSPLIT, $0-40
 	VBROADCASTI128 ghashBswap<>+0(SB), Y1
 	VBROADCASTI128 ghashPoly<>+0(SB), Y2
 
-loop256:
+	// The first group's products; each iteration then reduces the group before.
 	// Blocks 2..3 times H^14..H^13.
 	VMOVDQU    32(DX), Y6
 	VPSHUFB    Y1, Y6, Y6
@@ -137,26 +137,144 @@ loop256:
 	VPXOR      Y9, Y3, Y3
 	VPCLMULQDQ $0x11, (SI), Y6, Y6
 	VPXOR      Y6, Y4, Y4
+	ADDQ       $0x00000100, DX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JB         exit0_256
+
+loop256:
+	// The reduction of the group before, among this group's products.
+	// Blocks 2..3 times H^14..H^13.
+	VMOVDQU 32(DX), Y6
 
 	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
-	VPCLMULQDQ $0x00, Y2, Y3, Y9
+	VPSHUFB    Y1, Y6, Y6
+	VPCLMULQDQ $0x00, Y2, Y3, Y13
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y3, Y5, Y5
+	VPXOR      Y4, Y5, Y5
+	VPXOR      Y6, Y9, Y9
+	VPSHUFD    $0x4e, Y3, Y3
+	VPCLMULQDQ $0x00, 288(SI), Y9, Y12
+	VPXOR      Y3, Y5, Y5
+	VPXOR      Y13, Y5, Y5
+	VPCLMULQDQ $0x00, 32(SI), Y6, Y10
+	VPCLMULQDQ $0x00, Y2, Y5, Y13
+	VPCLMULQDQ $0x11, 32(SI), Y6, Y11
+	VPSHUFD    $0x4e, Y5, Y5
+
+	// Blocks 4..5 times H^12..H^11.
+	VMOVDQU 64(DX), Y6
+	VPXOR   Y5, Y4, Y0
+	VPXOR   Y13, Y0, Y0
+	VPSHUFB Y1, Y6, Y6
+
+	// Fold 256 bits into 128.
+	VEXTRACTI128 $0x01, Y0, X13
+	VPSHUFD      $0x4e, Y6, Y9
+	VPXOR        X13, X0, X0
+	VPXOR        Y6, Y9, Y9
+	VPCLMULQDQ   $0x10, 256(SI), Y9, Y9
+	VPXOR        Y9, Y12, Y12
+	VPCLMULQDQ   $0x00, 64(SI), Y6, Y9
+	VPXOR        Y9, Y10, Y10
+	VPCLMULQDQ   $0x11, 64(SI), Y6, Y6
+	VPXOR        Y6, Y11, Y11
+
+	// Blocks 6..7 times H^10..H^9.
+	VMOVDQU    96(DX), Y6
+	VPSHUFB    Y1, Y6, Y6
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x10, 288(SI), Y9, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x00, 96(SI), Y6, Y9
+	VPXOR      Y9, Y10, Y10
+	VPCLMULQDQ $0x11, 96(SI), Y6, Y6
+	VPXOR      Y6, Y11, Y11
+
+	// Blocks 8..9 times H^8..H^7.
+	VMOVDQU    128(DX), Y6
+	VPSHUFB    Y1, Y6, Y6
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, 320(SI), Y9, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x00, 128(SI), Y6, Y9
+	VPXOR      Y9, Y10, Y10
+	VPCLMULQDQ $0x11, 128(SI), Y6, Y6
+	VPXOR      Y6, Y11, Y11
+
+	// Blocks 10..11 times H^6..H^5.
+	VMOVDQU    160(DX), Y6
+	VPSHUFB    Y1, Y6, Y6
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, 352(SI), Y9, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x00, 160(SI), Y6, Y9
+	VPXOR      Y9, Y10, Y10
+	VPCLMULQDQ $0x11, 160(SI), Y6, Y6
+	VPXOR      Y6, Y11, Y11
+
+	// Blocks 12..13 times H^4..H^3.
+	VMOVDQU    192(DX), Y6
+	VPSHUFB    Y1, Y6, Y6
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x10, 320(SI), Y9, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x00, 192(SI), Y6, Y9
+	VPXOR      Y9, Y10, Y10
+	VPCLMULQDQ $0x11, 192(SI), Y6, Y6
+	VPXOR      Y6, Y11, Y11
+
+	// Blocks 14..15 times H^2..H^1.
+	VMOVDQU    224(DX), Y6
+	VPSHUFB    Y1, Y6, Y6
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x10, 352(SI), Y9, Y9
+	VPXOR      Y9, Y12, Y12
+	VPCLMULQDQ $0x00, 224(SI), Y6, Y9
+	VPXOR      Y9, Y10, Y10
+	VPCLMULQDQ $0x11, 224(SI), Y6, Y6
+	VPXOR      Y6, Y11, Y11
+
+	// Blocks 0..1 times H^16..H^15.
+	VMOVDQU    (DX), Y6
+	VPSHUFB    Y1, Y6, Y6
+	VPXOR      Y0, Y6, Y6
+	VPSHUFD    $0x4e, Y6, Y9
+	VPXOR      Y6, Y9, Y9
+	VPCLMULQDQ $0x00, 256(SI), Y9, Y5
+	VPXOR      Y12, Y5, Y5
+	VPCLMULQDQ $0x00, (SI), Y6, Y3
+	VPXOR      Y10, Y3, Y3
+	VPCLMULQDQ $0x11, (SI), Y6, Y4
+	VPXOR      Y11, Y4, Y4
+	ADDQ       $0x00000100, DX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JAE        loop256
+
+exit0_256:
+	// The last group's reduction.
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	VPCLMULQDQ $0x00, Y2, Y3, Y13
 	VPXOR      Y3, Y5, Y5
 	VPXOR      Y4, Y5, Y5
 	VPSHUFD    $0x4e, Y3, Y3
 	VPXOR      Y3, Y5, Y5
-	VPXOR      Y9, Y5, Y5
-	VPCLMULQDQ $0x00, Y2, Y5, Y9
+	VPXOR      Y13, Y5, Y5
+	VPCLMULQDQ $0x00, Y2, Y5, Y13
 	VPSHUFD    $0x4e, Y5, Y5
 	VPXOR      Y5, Y4, Y0
-	VPXOR      Y9, Y0, Y0
+	VPXOR      Y13, Y0, Y0
 
 	// Fold 256 bits into 128.
-	VEXTRACTI128 $0x01, Y0, X9
-	VPXOR        X9, X0, X0
-	ADDQ         $0x00000100, DX
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JAE          loop256
+	VEXTRACTI128 $0x01, Y0, X13
+	VPXOR        X13, X0, X0
 	VZEROUPPER
 
 after256:

@@ -23,7 +23,7 @@ TEXT ·ghashVPCLMUL512(SB), NOSPLIT, $0-40
 	//   +  0  H^16..H^1, 16 bytes each (low 64 bits first)
 	//   +256  lo^hi of each, 8 bytes, interleaved for 4-lane vectors
 	// An update of n blocks reads H^1..H^min(n, 16) and their sums, nothing more.
-	// Knobs: width=512 blocks=16 threshold=16
+	// Knobs: width=512 blocks=16 threshold=16 mul=karatsuba halves=pshufd reduction=clmul reduce-at=after fold=once
 	MOVQ p_len+24(FP), CX
 
 	// n = the number of whole blocks.
@@ -43,7 +43,83 @@ TEXT ·ghashVPCLMUL512(SB), NOSPLIT, $0-40
 	VBROADCASTI32X4 ghashBswap<>+0(SB), Z1
 	VBROADCASTI32X4 ghashPoly<>+0(SB), Z2
 
+	// All groups but the last: the same power in every lane, y in all four.
+	CMPQ CX, $0x00000020
+	JB   exit0_512
+
+	// The powers H^16, H^12, ... of each vector, and their sums, in every lane.
+	VBROADCASTI32X4 (SI), Z16
+	VPBROADCASTQ    256(SI), Z20
+	VBROADCASTI32X4 64(SI), Z17
+	VPBROADCASTQ    264(SI), Z21
+	VBROADCASTI32X4 128(SI), Z18
+	VPBROADCASTQ    320(SI), Z22
+	VBROADCASTI32X4 192(SI), Z19
+	VPBROADCASTQ    328(SI), Z23
+
 loop512:
+	// Blocks 4..7 times H^12 in every lane.
+	VMOVDQU64  64(DX), Z6
+	VPSHUFB    Z1, Z6, Z6
+	VPSHUFD    $0x4e, Z6, Z9
+	VPXORD     Z6, Z9, Z9
+	VPCLMULQDQ $0x00, Z21, Z9, Z5
+	VPCLMULQDQ $0x00, Z17, Z6, Z3
+	VPCLMULQDQ $0x11, Z17, Z6, Z4
+
+	// Blocks 8..11 times H^8 in every lane.
+	VMOVDQU64  128(DX), Z6
+	VPSHUFB    Z1, Z6, Z6
+	VPSHUFD    $0x4e, Z6, Z9
+	VPXORD     Z6, Z9, Z9
+	VPCLMULQDQ $0x00, Z22, Z9, Z9
+	VPXORD     Z9, Z5, Z5
+	VPCLMULQDQ $0x00, Z18, Z6, Z9
+	VPXORD     Z9, Z3, Z3
+	VPCLMULQDQ $0x11, Z18, Z6, Z6
+	VPXORD     Z6, Z4, Z4
+
+	// Blocks 12..15 times H^4 in every lane.
+	VMOVDQU64  192(DX), Z6
+	VPSHUFB    Z1, Z6, Z6
+	VPSHUFD    $0x4e, Z6, Z9
+	VPXORD     Z6, Z9, Z9
+	VPCLMULQDQ $0x00, Z23, Z9, Z9
+	VPXORD     Z9, Z5, Z5
+	VPCLMULQDQ $0x00, Z19, Z6, Z9
+	VPXORD     Z9, Z3, Z3
+	VPCLMULQDQ $0x11, Z19, Z6, Z6
+	VPXORD     Z6, Z4, Z4
+
+	// Blocks 0..3 times H^16 in every lane.
+	VMOVDQU64  (DX), Z6
+	VPSHUFB    Z1, Z6, Z6
+	VPXORD     Z0, Z6, Z6
+	VPSHUFD    $0x4e, Z6, Z9
+	VPXORD     Z6, Z9, Z9
+	VPCLMULQDQ $0x00, Z20, Z9, Z9
+	VPXORD     Z9, Z5, Z5
+	VPCLMULQDQ $0x00, Z16, Z6, Z9
+	VPXORD     Z9, Z3, Z3
+	VPCLMULQDQ $0x11, Z16, Z6, Z6
+	VPXORD     Z6, Z4, Z4
+
+	// Reduce: m' = mid + l·y^-64, then h + m'·y^-64.
+	VPCLMULQDQ $0x00, Z2, Z3, Z9
+	VPTERNLOGD $0x96, Z4, Z3, Z5
+	VPSHUFD    $0x4e, Z3, Z3
+	VPTERNLOGD $0x96, Z9, Z3, Z5
+	VPCLMULQDQ $0x00, Z2, Z5, Z9
+	VPSHUFD    $0x4e, Z5, Z5
+	VMOVDQA64  Z4, Z0
+	VPTERNLOGD $0x96, Z9, Z5, Z0
+	ADDQ       $0x00000100, DX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000020
+	JAE        loop512
+
+exit0_512:
+	// The last group: each lane's powers, which bring the lanes' sums to their places.
 	// Blocks 4..7 times H^12..H^9.
 	VMOVDQU64  64(DX), Z6
 	VPSHUFB    Z1, Z6, Z6
@@ -109,8 +185,6 @@ loop512:
 	VPXOR        X9, X0, X0
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JAE          loop512
 	VZEROUPPER
 
 after512:

@@ -22,7 +22,11 @@
 #   4. runs the two binaries' benchmarks of that kernel, alternating
 #      baseline and variant (ABBA order), TUNE_COUNT rounds (default 10, at
 #      least 8) of -benchtime TUNE_BENCHTIME (default 200ms) each;
-#   5. prints benchstat's comparison (benchstat, pinned in gen/go.mod).
+#   5. prints benchstat's comparison (benchstat, pinned in gen/go.mod);
+#      for ghash_pclmul, of BenchmarkUpdate (the loops alone) and
+#      BenchmarkKeySumGCM, then llvm-mca's cycles per group of the width's
+#      loops, baseline and variant, with their floors (gen/tools/ghashmca).
+#      The 512-bit file is timed only on a CPU with AVX-512 and VPCLMULQDQ.
 # arm64 and arm kernels (ghash_neon), which this machine cannot time:
 #   llvm-mca's cycles/byte (scripts/mca.sh) for the baseline and the
 #   variant on the cores it models, and the correctness tests of the
@@ -102,7 +106,11 @@ sha1_many_avx512) kernels=(avx512x16) ;;
 ghash_pclmul)
 	case $width in
 	256) kernels=(vpclmul256) ;;
-	512) echo "tune: the 512-bit kernel cannot run on this machine (no AVX-512)" >&2; exit 1 ;;
+	512)
+		grep -qw avx512bw /proc/cpuinfo && grep -qw vpclmulqdq /proc/cpuinfo ||
+			{ echo "tune: the 512-bit kernel cannot run on this machine (no AVX-512 with VPCLMULQDQ)" >&2; exit 1; }
+		kernels=(vpclmul512)
+		;;
 	*) kernels=(pclmul pclmul-sse) ;;
 	esac
 	;;
@@ -120,7 +128,10 @@ sha1/*)
 	;;
 ghash/*)
 	tests='KnownAnswers|Wycheproof|AgainstRef|PartialKeys|Incremental|Guard|Dense|PCLMUL|GCMAgainstStdlib'
-	bench="^BenchmarkKeySumGCM\$/^($(IFS='|'; echo "${kernels[*]}"))\$"
+	# BenchmarkUpdate/<size>/<kernel> and BenchmarkKeySumGCM/<kernel>/<size>:
+	# each level's pattern takes the kernels and the sizes.
+	level="^($(IFS='|'; echo "${kernels[*]}")|16|64|128|240|256|1024|8192)\$"
+	bench="^Benchmark(Update|KeySumGCM)\$/$level/$level"
 	;;
 *) echo "tune: do not know the tests of package $pkgdir" >&2; exit 1 ;;
 esac
@@ -263,5 +274,20 @@ echo " ($((SECONDS - start))s)"
 grep -q '^Benchmark' "$tmp/variant.txt" || { echo "tune: no benchmark matched '$bench'" >&2; exit 1; }
 "$GO" -C gen tool benchstat "baseline=$tmp/baseline.txt" "variant=$tmp/variant.txt" ||
 	{ echo "tune: benchstat failed (is 'tool golang.org/x/perf/cmd/benchstat' in gen/go.mod? run make deps)" >&2; exit 1; }
+if [[ $gen == ghash_pclmul ]] && command -v "${LLVM_MCA:-llvm-mca}" >/dev/null; then
+	# The models of both binaries' loops of this width; each reads its group
+	# size from its own generated file.
+	mkdir -p "$tmp/base" "$tmp/var"
+	cp -p -- "$tmp/checked-in.s" "$tmp/base/$(basename "$target")"
+	cp -p -- "$target" "$tmp/var/$(basename "$target")"
+	for w in baseline variant; do
+		d=$tmp/base
+		[[ $w == variant ]] && d=$tmp/var
+		echo
+		echo "tune: llvm-mca, $w:"
+		"$GO" -C gen run ./tools/ghashmca -test "$tmp/$w.test" -dir "$d" -kernels "$(IFS=,; echo "${kernels[*]}")" -libcrypto none -ports=false |
+			grep -E '^\| (loop|pclmul|vpclmul)' | grep -v 'no such CPU' || echo "tune: ghashmca failed"
+	done
+fi
 echo "tune: variant flags: ${flags[*]:-(none)}"
 if [[ ${KEEP:-} == 1 ]]; then keep=true; fi

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
+	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/x86emu"
 	"github.com/simdhash/simdhash/internal/ref"
 )
@@ -103,16 +104,16 @@ func TestEmulatedPowers(t *testing.T) {
 // only the powers the input's length uses, H^1..H^min(n, group size), and
 // garbage after them.
 func TestEmulatedKernels(t *testing.T) {
-	variants := []params{
+	variants := append([]params{
 		{width: W128},
 		{width: W256},
 		{width: W256, threshold: 40},
 		{width: W512},
 		{width: W512, threshold: 48},
-	}
+	}, shapeVariants()...)
 	maxBlocks := 3*tableBlocks + 2*pclmulGroup
 	if testing.Short() {
-		variants = []params{{width: W128}, {width: W256}, {width: W512}}
+		variants = append([]params{{width: W128}, {width: W256}, {width: W512}}, shapeVariants()...)
 		maxBlocks = 2*tableBlocks + pclmulGroup + 3
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -139,7 +140,7 @@ func TestEmulatedKernels(t *testing.T) {
 		pf, pfns := emulated(t, params{width: W128})
 		pw := pfns["ghashPowers"]
 		for _, name := range names {
-			t.Run(fmt.Sprintf("%s/blocks=%s/threshold=%d", name, p.blocks, p.threshold), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s", name, strings.ReplaceAll(fnKnobs(f, name), " ", "/")), func(t *testing.T) {
 				fn := fns[name]
 				for n := 0; n <= maxBlocks; n++ {
 					var h, y0 [16]byte
@@ -174,6 +175,84 @@ func TestEmulatedKernels(t *testing.T) {
 			})
 		}
 	}
+}
+
+// shapeVariants returns, for each width, its default shape with each
+// other choice of each schedule knob that the width takes, and a few
+// combinations of them: those that pipeline the reduction with another
+// form of its steps, and the 512-bit fold once with each; at 128 bits
+// for both kernels, and for each alone.
+func shapeVariants() []params {
+	var out []params
+	valid := func(p params) error { q := p; return q.resolve() }
+	for _, w := range []Width{W128, W256, W512} {
+		kernels := []Only{OnlyBoth}
+		if w == W128 {
+			kernels = []Only{OnlyBoth, OnlyAVX, OnlySSE}
+		}
+		for _, k := range kernels {
+			base := params{width: w, kernel: k}
+			out = append(out, knob.Variants(base, func(p *params) []knob.Knob { return p.shapeKnobs() }, nil, valid)...)
+			for _, at := range []ReduceAt{ReduceAtFront, ReduceAtSpread, ReduceAtBack} {
+				for _, s := range []shape{
+					{mul: MulSchoolbook},
+					{reduction: ReductionShift},
+					{reduction: ReductionMixed},
+					{halves: HalvesUnpack},
+					{halves: HalvesPair},
+					{halves: HalvesPair, reduction: ReductionShift, blend: BlendMask},
+					{halves: HalvesPair, reduction: ReductionShift, blend: BlendBlendpd},
+					{fold: FoldOnce},
+					{fold: FoldOnce, mul: MulSchoolbook, reduction: ReductionShift},
+				} {
+					s.reduceAt = at
+					if p := (params{width: w, kernel: k, shape: s}); valid(p) == nil {
+						out = append(out, p)
+					}
+				}
+			}
+		}
+	}
+	// Each distinct set of functions once: the shapes of every target.
+	var uniq []params
+	seen := map[string]bool{}
+	for _, p := range out {
+		if err := p.resolve(); err != nil {
+			panic(err)
+		}
+		var key []string
+		changed := false
+		for _, t := range p.targets() {
+			s := p.shapeOf(t)
+			key = append(key, knob.Format(s.knobs()...))
+			changed = changed || s != defaultShape[t]
+		}
+		if k := fmt.Sprint(p.width, key); changed && !seen[k] {
+			seen[k] = true
+			uniq = append(uniq, p)
+		}
+	}
+	return uniq
+}
+
+// fnKnobs returns the knobs that function name prints in its "Knobs:"
+// comment.
+func fnKnobs(f *ir.File, name string) string {
+	for _, fn := range f.Functions() {
+		if fn.Name != name {
+			continue
+		}
+		for _, n := range fn.Nodes {
+			if c, ok := n.(*ir.Comment); ok {
+				for _, line := range c.Lines {
+					if k, ok := strings.CutPrefix(line, "Knobs: "); ok {
+						return k
+					}
+				}
+			}
+		}
+	}
+	return "no knobs"
 }
 
 func fill(rng *rand.Rand, b []byte) {

@@ -91,7 +91,9 @@ import (
 // and the rest, fewer than 8 blocks, to a loop over single blocks whose
 // key addresses run from H^r up to H^1, so one piece of code serves every
 // r. The block that y is added to goes last in its group: the products of
-// the others do not wait for the previous group's reduction.
+// the others do not wait for the previous group's reduction. How a group's
+// work is done and ordered, and whether a wide loop folds its lanes after
+// every group or once, are knobs of the loop's schedule (schedule.go).
 //
 // # Powers
 //
@@ -171,12 +173,18 @@ type regs struct {
 	y, bswap, poly reg.VecPhysical // accumulator; PSHUFB byte reversal; polyConst in each lane's low half
 	l, h, m        reg.VecPhysical // the lo, hi and middle sums of the products
 	x, k, s, t     reg.VecPhysical // block, key power, its Karatsuba sum, temporary
+	// The software-pipelined loops (schedule.go): the second set of sums,
+	// and the reduction's temporaries, apart from the products' x and t.
+	l2, h2, m2 reg.VecPhysical
+	u, w, z    reg.VecPhysical
 }
 
 var plan = regs{
 	y: reg.X0, bswap: reg.X1, poly: reg.X2,
 	l: reg.X3, h: reg.X4, m: reg.X5,
 	x: reg.X6, k: reg.X7, s: reg.X8, t: reg.X9,
+	l2: reg.X10, h2: reg.X11, m2: reg.X12,
+	u: reg.X13, w: reg.X14, z: reg.X15,
 }
 
 // desc emits the description on the register plan.
@@ -186,7 +194,8 @@ type desc struct {
 }
 
 // constants emits the read-only tables: the byte reversal indexes and the
-// reduction multiplier, 16 bytes each (broadcast to every lane).
+// reduction multiplier, 16 bytes each (broadcast to every lane), and with
+// more those the shape of a loop may read (loopConstants).
 func constants(ctx *build.Context) (bswap, poly Mem) {
 	bswap = ctx.StaticGlobal("ghashBswap")
 	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
@@ -203,6 +212,41 @@ func constants(ctx *build.Context) (bswap, poly Mem) {
 	ctx.AddDatum(0, U64(polyConst))
 	ctx.AddDatum(8, U64(0))
 	return bswap, poly
+}
+
+// loopConstants emits the tables the schedule of a loop may read, if
+// some loop's shape does: the byte reversal of each 64-bit half (-halves
+// pair), the mask of each lane's low half (-blend mask) and of its high
+// half (the 512-bit blend of -reduction shift), 16 bytes each.
+func loopConstants(ctx *build.Context, loops []loop) loopMems {
+	var c loopMems
+	for _, lp := range loops {
+		if lp.shape.halves == HalvesPair && lp.shape.mul == MulKaratsuba && c.bswap64.Symbol.Name == "" {
+			c.bswap64 = ctx.StaticGlobal("ghashBswap64")
+			ctx.DataAttributes(attr.RODATA | attr.NOPTR)
+			for half := 0; half < 2; half++ {
+				// Byte i of the result is byte 7-i of the same half.
+				var q uint64
+				for i := 8*half + 7; i >= 8*half; i-- {
+					q = q<<8 | uint64(8*half+7-(i-8*half))
+				}
+				ctx.AddDatum(8*half, U64(q))
+			}
+		}
+		if lp.shape.blend == BlendMask && c.loMask.Symbol.Name == "" {
+			c.loMask = ctx.StaticGlobal("ghashLoMask")
+			ctx.DataAttributes(attr.RODATA | attr.NOPTR)
+			ctx.AddDatum(0, U64(^uint64(0)))
+			ctx.AddDatum(8, U64(0))
+		}
+		if lp.shape.reduction != ReductionCLMUL && lp.o.width() == 512 && c.hiMask.Symbol.Name == "" {
+			c.hiMask = ctx.StaticGlobal("ghashHiMask")
+			ctx.DataAttributes(attr.RODATA | attr.NOPTR)
+			ctx.AddDatum(0, U64(0))
+			ctx.AddDatum(8, U64(^uint64(0)))
+		}
+	}
+	return c
 }
 
 // product adds x·k into the sums l, h, m (or sets them, if first), lane by
@@ -270,10 +314,11 @@ func (d *desc) keyOperands(o isa, kp reg.Register, i int) (k, s Op, sHalf uint8)
 }
 
 // A loop absorbs groups of blocks, one reduction per group, in vectors of
-// o.width()/128 lanes.
+// o.width()/128 lanes, with the schedule its shape gives (schedule.go).
 type loop struct {
 	o      isa
 	blocks int // per group, a multiple of the lanes
+	shape  shape
 }
 
 // kernelSpec is one update function: its loops, widest first, the last
@@ -284,32 +329,6 @@ type kernelSpec struct {
 	loops     []loop
 	threshold int
 	knobs     string // the generator's knobs, "flag=value ...", if it has any
-}
-
-// group emits one group of lp: the products of every vector, y added to
-// the first block, then the reduction and the fold into y.
-func (d *desc) group(lp loop, ptr, kp reg.Register) {
-	r, o := d.r, lp.o
-	lanes := o.width() / 128
-	vecs := lp.blocks / lanes
-	for i := 1; i <= vecs; i++ {
-		v := i % vecs
-		b := v * lanes // the vector's first block
-		pow := lp.blocks - b
-		if lanes == 1 {
-			d.ctx.Commentf("Block %d times H^%d.", b, pow)
-		} else {
-			d.ctx.Commentf("Blocks %d..%d times H^%d..H^%d.", b, b+lanes-1, pow, pow-lanes+1)
-		}
-		d.loadBlocks(o, r.x, Mem{Base: ptr, Disp: blockBytes * b})
-		if v == 0 {
-			o.xor(r.x, r.x, r.y)
-		}
-		k, s, half := d.keyOperands(o, kp, pow)
-		d.product(o, r.x, k, s, half, i == 1)
-	}
-	d.reduce(o, r.y)
-	d.fold(o)
 }
 
 // productAt adds r.x·H^i into the sums (or sets them, if first), for the
@@ -325,7 +344,7 @@ func (d *desc) productAt(o isa, kpow reg.Register, first bool) {
 // update emits the kernel's function, (y *[16]byte, key *[keyWords]uint64,
 // p []byte): it absorbs len(p)/16 whole blocks of p into *y and reads
 // nothing else of p.
-func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
+func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem, lc loopMems) {
 	d := &desc{ctx: ctx, r: plan}
 	r := d.r
 	last := ks.loops[len(ks.loops)-1]
@@ -370,34 +389,13 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem) {
 	o.load(r.poly, polyMem)
 	d.loadBlocks(o, r.y, Mem{Base: yp})
 
+	lc.bswap, lc.poly = bswapMem, polyMem
 	for i, lp := range ks.loops {
-		w := lp.o.width()
 		from := lp.blocks
 		if i == 0 {
 			from = ks.threshold
 		}
-		next := fmt.Sprintf("after%d", w)
-		top := fmt.Sprintf("loop%d", w)
-		ctx.Commentf("Groups of %d blocks at %d bits, with one reduction each; the key's powers are set.", lp.blocks, w)
-		ctx.CMPQ(n, U32(from))
-		ctx.JB(LabelRef(next))
-		if w > 128 {
-			lp.o.broadcast(r.bswap, bswapMem)
-			lp.o.broadcast(r.poly, polyMem)
-		}
-		ctx.Label(top)
-		d.group(lp, ptr, kp)
-		ctx.ADDQ(U32(blockBytes*lp.blocks), ptr)
-		ctx.SUBQ(U32(lp.blocks), n)
-		ctx.CMPQ(n, U32(lp.blocks))
-		ctx.JAE(LabelRef(top))
-		if w > 128 {
-			// Clear the upper halves the loop dirtied, so that neither the
-			// narrower code nor the caller's SSE code pays for a state
-			// transition; the low lanes, y's and the constants', stay.
-			ctx.VZEROUPPER()
-		}
-		ctx.Label(next)
+		d.emitLoop(lp, from, ptr, kp, n, lc)
 	}
 
 	ctx.Label("rest")

@@ -34,6 +34,14 @@ func (m *model) shuffle(dst, a, idx reg.VecPhysical)               { panic("not 
 func (m *model) upper(dst, a reg.VecPhysical)                      { panic("not modelled") }
 func (m *model) swap(dst, a reg.VecPhysical)                       { v := m.r[a]; m.r[dst] = vec128{v[1], v[0]} }
 func (m *model) xor3(dst, a, b, c reg.VecPhysical)                 { twoXor(m, dst, a, b, c) }
+func (m *model) unpackHi(dst, a, b reg.VecPhysical)                { panic("not modelled") }
+func (m *model) shl64(dst, a reg.VecPhysical, n uint8)             { panic("not modelled") }
+func (m *model) shr64(dst, a reg.VecPhysical, n uint8)             { panic("not modelled") }
+func (m *model) blend64(dst, lo, hi reg.VecPhysical)               { panic("not modelled") }
+func (m *model) xorMem(dst, a reg.VecPhysical, x Mem)              { panic("not modelled") }
+func (m *model) andMem(dst, a reg.VecPhysical, x Mem)              { panic("not modelled") }
+func (m *model) shuffleMem(dst, a reg.VecPhysical, idx Mem)        { panic("not modelled") }
+func (m *model) broadcast64(dst reg.VecPhysical, x Mem)            { panic("not modelled") }
 
 func (m *model) xor(dst, a, b reg.VecPhysical) {
 	x, y := m.r[a], m.r[b]
@@ -133,6 +141,13 @@ func TestGenerate(t *testing.T) {
 		{width: W256, blocks: Blocks(7)},
 		{width: W256, blocks: Blocks32}, // more powers than the key layout holds
 		{width: W512, blocks: Blocks(9)},
+		{width: W256, shape: shape{halves: HalvesPair}},                       // pairs are of one lane's blocks
+		{width: W256, shape: shape{fold: FoldOnce}},                           // no registers for the broadcast powers
+		{width: W128, shape: shape{fold: FoldOnce}},                           // nothing to fold
+		{width: W128, shape: shape{mul: MulSchoolbook, halves: HalvesUnpack}}, // no halves to sum
+		{width: W256, kernel: OnlyAVX},                                        // a choice of the 128-bit file
+		{width: W128, shape: shape{blend: BlendMask}},                         // pclmul-sse blends with MOVSD
+		{width: W512, shape: shape{blend: BlendMask}},                         // VPTERNLOGQ
 	} {
 		if err := generate(build.NewContext(), p); err == nil {
 			t.Errorf("%+v: no error", p)

@@ -56,6 +56,24 @@ type isa interface {
 	shuffle(dst, a, idx reg.VecPhysical)
 	// upper sets dst, a register of half this width, to a's upper half.
 	upper(dst, a reg.VecPhysical)
+
+	// The schedule's forms (schedule.go).
+	//
+	// unpackHi sets each lane of dst to [a's high half, b's high half].
+	unpackHi(dst, a, b reg.VecPhysical)
+	// shl64 and shr64 shift each 64-bit half of a by n bits into dst.
+	shl64(dst, a reg.VecPhysical, n uint8)
+	shr64(dst, a reg.VecPhysical, n uint8)
+	// blend64 sets each lane of dst to [lo's low half, hi's high half];
+	// dst may be hi (SSE: must be hi, or neither).
+	blend64(dst, lo, hi reg.VecPhysical)
+	// xorMem and shuffleMem are xor and shuffle with the second operand
+	// from memory, at any alignment; broadcast64 sets every 64-bit half of
+	// dst to the 8 bytes at m. Not SSE.
+	xorMem(dst, a reg.VecPhysical, m Mem)
+	andMem(dst, a reg.VecPhysical, m Mem)
+	shuffleMem(dst, a reg.VecPhysical, idx Mem)
+	broadcast64(dst reg.VecPhysical, m Mem)
 }
 
 // halfSum sets dst to the sum of src's two 64-bit halves, in both halves:
@@ -102,6 +120,29 @@ func (s sse) swap(dst, a reg.VecPhysical)         { s.ctx.PSHUFD(U8(0x4e), a, ds
 func (s sse) shuffle(dst, a, idx reg.VecPhysical) { s.into(dst, a); s.ctx.PSHUFB(idx, dst) }
 func (s sse) xor3(dst, a, b, c reg.VecPhysical)   { twoXor(s, dst, a, b, c) }
 func (s sse) upper(dst, a reg.VecPhysical)        { panic("sse: no upper half at 128 bits") }
+
+func (s sse) unpackHi(dst, a, b reg.VecPhysical)    { s.into(dst, a); s.ctx.PUNPCKHQDQ(b, dst) }
+func (s sse) shl64(dst, a reg.VecPhysical, n uint8) { s.into(dst, a); s.ctx.PSLLQ(U8(n), dst) }
+func (s sse) shr64(dst, a reg.VecPhysical, n uint8) { s.into(dst, a); s.ctx.PSRLQ(U8(n), dst) }
+
+// blend64 moves lo's low half into a copy of hi (MOVSD, SSE2).
+func (s sse) blend64(dst, lo, hi reg.VecPhysical) {
+	if dst == lo && dst != hi {
+		panic("sse: blend64 into its low operand")
+	}
+	s.into(dst, hi)
+	s.ctx.MOVSD(lo, dst)
+}
+func (s sse) xorMem(reg.VecPhysical, reg.VecPhysical, Mem) {
+	panic("sse: memory operands need alignment")
+}
+func (s sse) andMem(reg.VecPhysical, reg.VecPhysical, Mem) {
+	panic("sse: memory operands need alignment")
+}
+func (s sse) shuffleMem(reg.VecPhysical, reg.VecPhysical, Mem) {
+	panic("sse: memory operands need alignment")
+}
+func (s sse) broadcast64(reg.VecPhysical, Mem) { panic("sse: no broadcast64") }
 
 func (s sse) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
 	br, ok := b.(reg.VecPhysical)
@@ -195,6 +236,29 @@ func (v vex) xor3(dst, a, b, c reg.VecPhysical)   { twoXor(v, dst, a, b, c) }
 func (v vex) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
 	v.ctx.VPCLMULQDQ(U8(imm), v.op(b), v.r(a), v.r(dst))
 }
+func (v vex) unpackHi(dst, a, b reg.VecPhysical)    { v.ctx.VPUNPCKHQDQ(v.r(b), v.r(a), v.r(dst)) }
+func (v vex) shl64(dst, a reg.VecPhysical, n uint8) { v.ctx.VPSLLQ(U8(n), v.r(a), v.r(dst)) }
+func (v vex) shr64(dst, a reg.VecPhysical, n uint8) { v.ctx.VPSRLQ(U8(n), v.r(a), v.r(dst)) }
+
+// blend64 is VBLENDPD at 128 bits (AVX; VPBLENDD would need AVX2) and
+// VPBLENDD at 256: neither is a shuffle on Intel's cores.
+func (v vex) blend64(dst, lo, hi reg.VecPhysical) {
+	if v.bits == 128 {
+		v.ctx.VBLENDPD(U8(0x2), v.r(hi), v.r(lo), v.r(dst))
+		return
+	}
+	v.ctx.VPBLENDD(U8(0xcc), v.r(hi), v.r(lo), v.r(dst))
+}
+func (v vex) xorMem(dst, a reg.VecPhysical, m Mem)       { v.ctx.VPXOR(m, v.r(a), v.r(dst)) }
+func (v vex) andMem(dst, a reg.VecPhysical, m Mem)       { v.ctx.VPAND(m, v.r(a), v.r(dst)) }
+func (v vex) shuffleMem(dst, a reg.VecPhysical, idx Mem) { v.ctx.VPSHUFB(idx, v.r(a), v.r(dst)) }
+func (v vex) broadcast64(dst reg.VecPhysical, m Mem) {
+	if v.bits == 128 {
+		panic("vex: broadcast64 at 128 bits would need AVX2")
+	}
+	v.ctx.VPBROADCASTQ(m, v.r(dst))
+}
+
 func (v vex) upper(dst, a reg.VecPhysical) {
 	if v.bits != 256 {
 		panic("vex: upper of a 128-bit register")
@@ -252,4 +316,27 @@ func (e evex) xor3(dst, a, b, c reg.VecPhysical) {
 func (e evex) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
 	e.ctx.VPCLMULQDQ(U8(imm), e.op(b), e.r(a), e.r(dst))
 }
-func (e evex) upper(dst, a reg.VecPhysical) { e.ctx.VEXTRACTI64X4(U8(1), e.r(a), dst.AsY()) }
+func (e evex) upper(dst, a reg.VecPhysical)          { e.ctx.VEXTRACTI64X4(U8(1), e.r(a), dst.AsY()) }
+func (e evex) unpackHi(dst, a, b reg.VecPhysical)    { e.ctx.VPUNPCKHQDQ(e.r(b), e.r(a), e.r(dst)) }
+func (e evex) shl64(dst, a reg.VecPhysical, n uint8) { e.ctx.VPSLLQ(U8(n), e.r(a), e.r(dst)) }
+func (e evex) shr64(dst, a reg.VecPhysical, n uint8) { e.ctx.VPSRLQ(U8(n), e.r(a), e.r(dst)) }
+
+// blend64 is a bitwise select by hiMaskReg (all ones in each lane's high
+// half, broadcast before the loop that uses it), one VPTERNLOGQ: 0xe4 is
+// mask ? dst : b with dst the high operand, 0xd8 the same with dst the
+// low one.
+func (e evex) blend64(dst, lo, hi reg.VecPhysical) {
+	switch dst {
+	case hi:
+		e.ctx.VPTERNLOGQ(U8(0xe4), hiMaskReg, e.r(lo), e.r(dst))
+	default:
+		e.copy(dst, lo)
+		e.ctx.VPTERNLOGQ(U8(0xd8), hiMaskReg, e.r(hi), e.r(dst))
+	}
+}
+func (e evex) xorMem(dst, a reg.VecPhysical, m Mem) { e.ctx.VPXORD(m, e.r(a), e.r(dst)) }
+func (e evex) andMem(dst, a reg.VecPhysical, m Mem) { e.ctx.VPANDD(m, e.r(a), e.r(dst)) }
+func (e evex) shuffleMem(reg.VecPhysical, reg.VecPhysical, Mem) {
+	panic("evex: shuffleMem is not part of the description")
+}
+func (e evex) broadcast64(dst reg.VecPhysical, m Mem) { e.ctx.VPBROADCASTQ(m, e.r(dst)) }

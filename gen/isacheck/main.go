@@ -87,9 +87,11 @@ func vpclmulqdq(ctx *c, ops ...Op) { ctx.VPCLMULQDQ(ops[0], ops[1], ops[2], ops[
 // (internal/isacheck's TestCoverage lists them from the kernels' text),
 // and VPCLMULQDQ with every immediate.
 var forms = []form{
-	// GHASH: loads, the byte swap, Karatsuba, the reduction, the folds.
+	// GHASH: loads, the byte swap, Karatsuba, the reduction, the folds, the
+	// broadcast powers of -fold once.
 	{"VMOVDQU64", noImm, "mZ", (*c).VMOVDQU64},
 	{"VBROADCASTI32X4", noImm, "mZ", (*c).VBROADCASTI32X4},
+	{"VPBROADCASTQ", noImm, "mZ", (*c).VPBROADCASTQ},
 	{"VPSHUFB", noImm, "ZZZ", (*c).VPSHUFB},
 	{"VPSHUFD", 0x4e, "ZZ", (*c).VPSHUFD},
 	{"VPXORD", noImm, "ZZZ", (*c).VPXORD},

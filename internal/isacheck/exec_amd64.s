@@ -47,9 +47,27 @@ not2:
 	JMP             executed
 
 not3:
-	// form 4 (Z1-Z4, K1): VPSHUFB Z, Z, Z
-	CMPQ      AX, $0x04
-	JNE       not4
+	// form 4 (Z1-Z4, K1): VPBROADCASTQ m, Z
+	CMPQ         AX, $0x04
+	JNE          not4
+	VMOVDQU64    64(SI), Z2
+	VPBROADCASTQ (SI), Z2
+	VMOVDQU64    Z2, (DI)
+	JMP          executed
+
+not4:
+	// form 5 (Z16-Z31, K7): VPBROADCASTQ m, Z
+	CMPQ         AX, $0x05
+	JNE          not5
+	VMOVDQU64    64(SI), Z21
+	VPBROADCASTQ (SI), Z21
+	VMOVDQU64    Z21, (DI)
+	JMP          executed
+
+not5:
+	// form 6 (Z1-Z4, K1): VPSHUFB Z, Z, Z
+	CMPQ      AX, $0x06
+	JNE       not6
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VMOVDQU64 128(SI), Z3
@@ -57,10 +75,10 @@ not3:
 	VMOVDQU64 Z3, (DI)
 	JMP       executed
 
-not4:
-	// form 5 (Z16-Z31, K7): VPSHUFB Z, Z, Z
-	CMPQ      AX, $0x05
-	JNE       not5
+not6:
+	// form 7 (Z16-Z31, K7): VPSHUFB Z, Z, Z
+	CMPQ      AX, $0x07
+	JNE       not7
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VMOVDQU64 128(SI), Z26
@@ -68,30 +86,30 @@ not4:
 	VMOVDQU64 Z26, (DI)
 	JMP       executed
 
-not5:
-	// form 6 (Z1-Z4, K1): VPSHUFD $0x4e, Z, Z
-	CMPQ      AX, $0x06
-	JNE       not6
+not7:
+	// form 8 (Z1-Z4, K1): VPSHUFD $0x4e, Z, Z
+	CMPQ      AX, $0x08
+	JNE       not8
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VPSHUFD   $0x4e, Z1, Z2
 	VMOVDQU64 Z2, (DI)
 	JMP       executed
 
-not6:
-	// form 7 (Z16-Z31, K7): VPSHUFD $0x4e, Z, Z
-	CMPQ      AX, $0x07
-	JNE       not7
+not8:
+	// form 9 (Z16-Z31, K7): VPSHUFD $0x4e, Z, Z
+	CMPQ      AX, $0x09
+	JNE       not9
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VPSHUFD   $0x4e, Z16, Z21
 	VMOVDQU64 Z21, (DI)
 	JMP       executed
 
-not7:
-	// form 8 (Z1-Z4, K1): VPXORD Z, Z, Z
-	CMPQ      AX, $0x08
-	JNE       not8
+not9:
+	// form 10 (Z1-Z4, K1): VPXORD Z, Z, Z
+	CMPQ      AX, $0x0a
+	JNE       not10
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VMOVDQU64 128(SI), Z3
@@ -99,10 +117,10 @@ not7:
 	VMOVDQU64 Z3, (DI)
 	JMP       executed
 
-not8:
-	// form 9 (Z16-Z31, K7): VPXORD Z, Z, Z
-	CMPQ      AX, $0x09
-	JNE       not9
+not10:
+	// form 11 (Z16-Z31, K7): VPXORD Z, Z, Z
+	CMPQ      AX, $0x0b
+	JNE       not11
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VMOVDQU64 128(SI), Z26
@@ -110,10 +128,10 @@ not8:
 	VMOVDQU64 Z26, (DI)
 	JMP       executed
 
-not9:
-	// form 10 (Z1-Z4, K1): VPCLMULQDQ $0x00, Z, Z, Z
-	CMPQ       AX, $0x0a
-	JNE        not10
+not11:
+	// form 12 (Z1-Z4, K1): VPCLMULQDQ $0x00, Z, Z, Z
+	CMPQ       AX, $0x0c
+	JNE        not12
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -121,10 +139,10 @@ not9:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not10:
-	// form 11 (Z16-Z31, K7): VPCLMULQDQ $0x00, Z, Z, Z
-	CMPQ       AX, $0x0b
-	JNE        not11
+not12:
+	// form 13 (Z16-Z31, K7): VPCLMULQDQ $0x00, Z, Z, Z
+	CMPQ       AX, $0x0d
+	JNE        not13
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -132,10 +150,10 @@ not10:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not11:
-	// form 12 (Z1-Z4, K1): VPCLMULQDQ $0x01, Z, Z, Z
-	CMPQ       AX, $0x0c
-	JNE        not12
+not13:
+	// form 14 (Z1-Z4, K1): VPCLMULQDQ $0x01, Z, Z, Z
+	CMPQ       AX, $0x0e
+	JNE        not14
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -143,10 +161,10 @@ not11:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not12:
-	// form 13 (Z16-Z31, K7): VPCLMULQDQ $0x01, Z, Z, Z
-	CMPQ       AX, $0x0d
-	JNE        not13
+not14:
+	// form 15 (Z16-Z31, K7): VPCLMULQDQ $0x01, Z, Z, Z
+	CMPQ       AX, $0x0f
+	JNE        not15
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -154,10 +172,10 @@ not12:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not13:
-	// form 14 (Z1-Z4, K1): VPCLMULQDQ $0x10, Z, Z, Z
-	CMPQ       AX, $0x0e
-	JNE        not14
+not15:
+	// form 16 (Z1-Z4, K1): VPCLMULQDQ $0x10, Z, Z, Z
+	CMPQ       AX, $0x10
+	JNE        not16
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -165,10 +183,10 @@ not13:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not14:
-	// form 15 (Z16-Z31, K7): VPCLMULQDQ $0x10, Z, Z, Z
-	CMPQ       AX, $0x0f
-	JNE        not15
+not16:
+	// form 17 (Z16-Z31, K7): VPCLMULQDQ $0x10, Z, Z, Z
+	CMPQ       AX, $0x11
+	JNE        not17
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -176,10 +194,10 @@ not14:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not15:
-	// form 16 (Z1-Z4, K1): VPCLMULQDQ $0x11, Z, Z, Z
-	CMPQ       AX, $0x10
-	JNE        not16
+not17:
+	// form 18 (Z1-Z4, K1): VPCLMULQDQ $0x11, Z, Z, Z
+	CMPQ       AX, $0x12
+	JNE        not18
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -187,10 +205,10 @@ not15:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not16:
-	// form 17 (Z16-Z31, K7): VPCLMULQDQ $0x11, Z, Z, Z
-	CMPQ       AX, $0x11
-	JNE        not17
+not18:
+	// form 19 (Z16-Z31, K7): VPCLMULQDQ $0x11, Z, Z, Z
+	CMPQ       AX, $0x13
+	JNE        not19
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -198,90 +216,90 @@ not16:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not17:
-	// form 18 (Z1-Z4, K1): VPCLMULQDQ $0x00, m, Z, Z
-	CMPQ       AX, $0x12
-	JNE        not18
+not19:
+	// form 20 (Z1-Z4, K1): VPCLMULQDQ $0x00, m, Z, Z
+	CMPQ       AX, $0x14
+	JNE        not20
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
 	VPCLMULQDQ $0x00, (SI), Z2, Z3
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not18:
-	// form 19 (Z16-Z31, K7): VPCLMULQDQ $0x00, m, Z, Z
-	CMPQ       AX, $0x13
-	JNE        not19
+not20:
+	// form 21 (Z16-Z31, K7): VPCLMULQDQ $0x00, m, Z, Z
+	CMPQ       AX, $0x15
+	JNE        not21
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
 	VPCLMULQDQ $0x00, (SI), Z21, Z26
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not19:
-	// form 20 (Z1-Z4, K1): VPCLMULQDQ $0x01, m, Z, Z
-	CMPQ       AX, $0x14
-	JNE        not20
+not21:
+	// form 22 (Z1-Z4, K1): VPCLMULQDQ $0x01, m, Z, Z
+	CMPQ       AX, $0x16
+	JNE        not22
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
 	VPCLMULQDQ $0x01, (SI), Z2, Z3
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not20:
-	// form 21 (Z16-Z31, K7): VPCLMULQDQ $0x01, m, Z, Z
-	CMPQ       AX, $0x15
-	JNE        not21
+not22:
+	// form 23 (Z16-Z31, K7): VPCLMULQDQ $0x01, m, Z, Z
+	CMPQ       AX, $0x17
+	JNE        not23
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
 	VPCLMULQDQ $0x01, (SI), Z21, Z26
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not21:
-	// form 22 (Z1-Z4, K1): VPCLMULQDQ $0x10, m, Z, Z
-	CMPQ       AX, $0x16
-	JNE        not22
+not23:
+	// form 24 (Z1-Z4, K1): VPCLMULQDQ $0x10, m, Z, Z
+	CMPQ       AX, $0x18
+	JNE        not24
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
 	VPCLMULQDQ $0x10, (SI), Z2, Z3
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not22:
-	// form 23 (Z16-Z31, K7): VPCLMULQDQ $0x10, m, Z, Z
-	CMPQ       AX, $0x17
-	JNE        not23
+not24:
+	// form 25 (Z16-Z31, K7): VPCLMULQDQ $0x10, m, Z, Z
+	CMPQ       AX, $0x19
+	JNE        not25
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
 	VPCLMULQDQ $0x10, (SI), Z21, Z26
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not23:
-	// form 24 (Z1-Z4, K1): VPCLMULQDQ $0x11, m, Z, Z
-	CMPQ       AX, $0x18
-	JNE        not24
+not25:
+	// form 26 (Z1-Z4, K1): VPCLMULQDQ $0x11, m, Z, Z
+	CMPQ       AX, $0x1a
+	JNE        not26
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
 	VPCLMULQDQ $0x11, (SI), Z2, Z3
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not24:
-	// form 25 (Z16-Z31, K7): VPCLMULQDQ $0x11, m, Z, Z
-	CMPQ       AX, $0x19
-	JNE        not25
+not26:
+	// form 27 (Z16-Z31, K7): VPCLMULQDQ $0x11, m, Z, Z
+	CMPQ       AX, $0x1b
+	JNE        not27
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
 	VPCLMULQDQ $0x11, (SI), Z21, Z26
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not25:
-	// form 26 (Z1-Z4, K1): VPTERNLOGD $0x96, Z, Z, Z
-	CMPQ       AX, $0x1a
-	JNE        not26
+not27:
+	// form 28 (Z1-Z4, K1): VPTERNLOGD $0x96, Z, Z, Z
+	CMPQ       AX, $0x1c
+	JNE        not28
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -289,10 +307,10 @@ not25:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not26:
-	// form 27 (Z16-Z31, K7): VPTERNLOGD $0x96, Z, Z, Z
-	CMPQ       AX, $0x1b
-	JNE        not27
+not28:
+	// form 29 (Z16-Z31, K7): VPTERNLOGD $0x96, Z, Z, Z
+	CMPQ       AX, $0x1d
+	JNE        not29
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -300,106 +318,106 @@ not26:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not27:
-	// form 28 (Z1-Z4, K1): VMOVDQA64 Z, Z
-	CMPQ      AX, $0x1c
-	JNE       not28
+not29:
+	// form 30 (Z1-Z4, K1): VMOVDQA64 Z, Z
+	CMPQ      AX, $0x1e
+	JNE       not30
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VMOVDQA64 Z1, Z2
 	VMOVDQU64 Z2, (DI)
 	JMP       executed
 
-not28:
-	// form 29 (Z16-Z31, K7): VMOVDQA64 Z, Z
-	CMPQ      AX, $0x1d
-	JNE       not29
+not30:
+	// form 31 (Z16-Z31, K7): VMOVDQA64 Z, Z
+	CMPQ      AX, $0x1f
+	JNE       not31
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VMOVDQA64 Z16, Z21
 	VMOVDQU64 Z21, (DI)
 	JMP       executed
 
-not29:
-	// form 30 (Z1-Z4, K1): VEXTRACTI64X4 $0x01, Z, Y
-	CMPQ          AX, $0x1e
-	JNE           not30
+not31:
+	// form 32 (Z1-Z4, K1): VEXTRACTI64X4 $0x01, Z, Y
+	CMPQ          AX, $0x20
+	JNE           not32
 	VMOVDQU64     (SI), Z1
 	VMOVDQU64     64(SI), Z2
 	VEXTRACTI64X4 $0x01, Z1, Y2
 	VMOVDQU64     Z2, (DI)
 	JMP           executed
 
-not30:
-	// form 31 (Z16-Z31, K7): VEXTRACTI64X4 $0x01, Z, Y
-	CMPQ          AX, $0x1f
-	JNE           not31
+not32:
+	// form 33 (Z16-Z31, K7): VEXTRACTI64X4 $0x01, Z, Y
+	CMPQ          AX, $0x21
+	JNE           not33
 	VMOVDQU64     (SI), Z16
 	VMOVDQU64     64(SI), Z21
 	VEXTRACTI64X4 $0x01, Z16, Y21
 	VMOVDQU64     Z21, (DI)
 	JMP           executed
 
-not31:
-	// form 32 (Z1-Z4, K1): VMOVDQU32 m, X
-	CMPQ      AX, $0x20
-	JNE       not32
+not33:
+	// form 34 (Z1-Z4, K1): VMOVDQU32 m, X
+	CMPQ      AX, $0x22
+	JNE       not34
 	VMOVDQU64 64(SI), Z2
 	VMOVDQU32 (SI), X2
 	VMOVDQU64 Z2, (DI)
 	JMP       executed
 
-not32:
-	// form 33 (Z16-Z31, K7): VMOVDQU32 m, X
-	CMPQ      AX, $0x21
-	JNE       not33
+not34:
+	// form 35 (Z16-Z31, K7): VMOVDQU32 m, X
+	CMPQ      AX, $0x23
+	JNE       not35
 	VMOVDQU64 64(SI), Z21
 	VMOVDQU32 (SI), X21
 	VMOVDQU64 Z21, (DI)
 	JMP       executed
 
-not33:
-	// form 34 (Z1-Z4, K1): VMOVDQU32 m, Z
-	CMPQ      AX, $0x22
-	JNE       not34
+not35:
+	// form 36 (Z1-Z4, K1): VMOVDQU32 m, Z
+	CMPQ      AX, $0x24
+	JNE       not36
 	VMOVDQU64 64(SI), Z2
 	VMOVDQU32 (SI), Z2
 	VMOVDQU64 Z2, (DI)
 	JMP       executed
 
-not34:
-	// form 35 (Z16-Z31, K7): VMOVDQU32 m, Z
-	CMPQ      AX, $0x23
-	JNE       not35
+not36:
+	// form 37 (Z16-Z31, K7): VMOVDQU32 m, Z
+	CMPQ      AX, $0x25
+	JNE       not37
 	VMOVDQU64 64(SI), Z21
 	VMOVDQU32 (SI), Z21
 	VMOVDQU64 Z21, (DI)
 	JMP       executed
 
-not35:
-	// form 36 (Z1-Z4, K1): VMOVDQU32 Z, Z
-	CMPQ      AX, $0x24
-	JNE       not36
+not37:
+	// form 38 (Z1-Z4, K1): VMOVDQU32 Z, Z
+	CMPQ      AX, $0x26
+	JNE       not38
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VMOVDQU32 Z1, Z2
 	VMOVDQU64 Z2, (DI)
 	JMP       executed
 
-not36:
-	// form 37 (Z16-Z31, K7): VMOVDQU32 Z, Z
-	CMPQ      AX, $0x25
-	JNE       not37
+not38:
+	// form 39 (Z16-Z31, K7): VMOVDQU32 Z, Z
+	CMPQ      AX, $0x27
+	JNE       not39
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VMOVDQU32 Z16, Z21
 	VMOVDQU64 Z21, (DI)
 	JMP       executed
 
-not37:
-	// form 38 (Z1-Z4, K1): VMOVDQU32 Z, K, m
-	CMPQ      AX, $0x26
-	JNE       not38
+not39:
+	// form 40 (Z1-Z4, K1): VMOVDQU32 Z, K, m
+	CMPQ      AX, $0x28
+	JNE       not40
 	VMOVDQU64 (SI), Z1
 	KMOVW     64(SI), K1
 	VMOVDQU64 128(SI), Z0
@@ -407,10 +425,10 @@ not37:
 	VMOVDQU32 Z1, K1, (DI)
 	JMP       executed
 
-not38:
-	// form 39 (Z16-Z31, K7): VMOVDQU32 Z, K, m
-	CMPQ      AX, $0x27
-	JNE       not39
+not40:
+	// form 41 (Z16-Z31, K7): VMOVDQU32 Z, K, m
+	CMPQ      AX, $0x29
+	JNE       not41
 	VMOVDQU64 (SI), Z16
 	KMOVW     64(SI), K7
 	VMOVDQU64 128(SI), Z0
@@ -418,70 +436,70 @@ not38:
 	VMOVDQU32 Z16, K7, (DI)
 	JMP       executed
 
-not39:
-	// form 40 (Z1-Z4, K1): VINSERTI32X4 $0x01, m, Z, Z
-	CMPQ         AX, $0x28
-	JNE          not40
+not41:
+	// form 42 (Z1-Z4, K1): VINSERTI32X4 $0x01, m, Z, Z
+	CMPQ         AX, $0x2a
+	JNE          not42
 	VMOVDQU64    64(SI), Z2
 	VMOVDQU64    128(SI), Z3
 	VINSERTI32X4 $0x01, (SI), Z2, Z3
 	VMOVDQU64    Z3, (DI)
 	JMP          executed
 
-not40:
-	// form 41 (Z16-Z31, K7): VINSERTI32X4 $0x01, m, Z, Z
-	CMPQ         AX, $0x29
-	JNE          not41
+not42:
+	// form 43 (Z16-Z31, K7): VINSERTI32X4 $0x01, m, Z, Z
+	CMPQ         AX, $0x2b
+	JNE          not43
 	VMOVDQU64    64(SI), Z21
 	VMOVDQU64    128(SI), Z26
 	VINSERTI32X4 $0x01, (SI), Z21, Z26
 	VMOVDQU64    Z26, (DI)
 	JMP          executed
 
-not41:
-	// form 42 (Z1-Z4, K1): VINSERTI32X4 $0x02, m, Z, Z
-	CMPQ         AX, $0x2a
-	JNE          not42
+not43:
+	// form 44 (Z1-Z4, K1): VINSERTI32X4 $0x02, m, Z, Z
+	CMPQ         AX, $0x2c
+	JNE          not44
 	VMOVDQU64    64(SI), Z2
 	VMOVDQU64    128(SI), Z3
 	VINSERTI32X4 $0x02, (SI), Z2, Z3
 	VMOVDQU64    Z3, (DI)
 	JMP          executed
 
-not42:
-	// form 43 (Z16-Z31, K7): VINSERTI32X4 $0x02, m, Z, Z
-	CMPQ         AX, $0x2b
-	JNE          not43
+not44:
+	// form 45 (Z16-Z31, K7): VINSERTI32X4 $0x02, m, Z, Z
+	CMPQ         AX, $0x2d
+	JNE          not45
 	VMOVDQU64    64(SI), Z21
 	VMOVDQU64    128(SI), Z26
 	VINSERTI32X4 $0x02, (SI), Z21, Z26
 	VMOVDQU64    Z26, (DI)
 	JMP          executed
 
-not43:
-	// form 44 (Z1-Z4, K1): VINSERTI32X4 $0x03, m, Z, Z
-	CMPQ         AX, $0x2c
-	JNE          not44
+not45:
+	// form 46 (Z1-Z4, K1): VINSERTI32X4 $0x03, m, Z, Z
+	CMPQ         AX, $0x2e
+	JNE          not46
 	VMOVDQU64    64(SI), Z2
 	VMOVDQU64    128(SI), Z3
 	VINSERTI32X4 $0x03, (SI), Z2, Z3
 	VMOVDQU64    Z3, (DI)
 	JMP          executed
 
-not44:
-	// form 45 (Z16-Z31, K7): VINSERTI32X4 $0x03, m, Z, Z
-	CMPQ         AX, $0x2d
-	JNE          not45
+not46:
+	// form 47 (Z16-Z31, K7): VINSERTI32X4 $0x03, m, Z, Z
+	CMPQ         AX, $0x2f
+	JNE          not47
 	VMOVDQU64    64(SI), Z21
 	VMOVDQU64    128(SI), Z26
 	VINSERTI32X4 $0x03, (SI), Z21, Z26
 	VMOVDQU64    Z26, (DI)
 	JMP          executed
 
-not45:
-	// form 46 (Z1-Z4, K1): VPUNPCKLDQ Z, Z, Z
-	CMPQ       AX, $0x2e
-	JNE        not46
+not47:
+	// form 48 (Z1-Z4, K1): VPUNPCKLDQ Z, Z, Z
+	CMPQ       AX, $0x30
+	JNE        not48
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -489,10 +507,10 @@ not45:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not46:
-	// form 47 (Z16-Z31, K7): VPUNPCKLDQ Z, Z, Z
-	CMPQ       AX, $0x2f
-	JNE        not47
+not48:
+	// form 49 (Z16-Z31, K7): VPUNPCKLDQ Z, Z, Z
+	CMPQ       AX, $0x31
+	JNE        not49
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -500,10 +518,10 @@ not46:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not47:
-	// form 48 (Z1-Z4, K1): VPUNPCKHDQ Z, Z, Z
-	CMPQ       AX, $0x30
-	JNE        not48
+not49:
+	// form 50 (Z1-Z4, K1): VPUNPCKHDQ Z, Z, Z
+	CMPQ       AX, $0x32
+	JNE        not50
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -511,10 +529,10 @@ not47:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not48:
-	// form 49 (Z16-Z31, K7): VPUNPCKHDQ Z, Z, Z
-	CMPQ       AX, $0x31
-	JNE        not49
+not50:
+	// form 51 (Z16-Z31, K7): VPUNPCKHDQ Z, Z, Z
+	CMPQ       AX, $0x33
+	JNE        not51
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -522,10 +540,10 @@ not48:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not49:
-	// form 50 (Z1-Z4, K1): VPUNPCKLQDQ Z, Z, Z
-	CMPQ        AX, $0x32
-	JNE         not50
+not51:
+	// form 52 (Z1-Z4, K1): VPUNPCKLQDQ Z, Z, Z
+	CMPQ        AX, $0x34
+	JNE         not52
 	VMOVDQU64   (SI), Z1
 	VMOVDQU64   64(SI), Z2
 	VMOVDQU64   128(SI), Z3
@@ -533,10 +551,10 @@ not49:
 	VMOVDQU64   Z3, (DI)
 	JMP         executed
 
-not50:
-	// form 51 (Z16-Z31, K7): VPUNPCKLQDQ Z, Z, Z
-	CMPQ        AX, $0x33
-	JNE         not51
+not52:
+	// form 53 (Z16-Z31, K7): VPUNPCKLQDQ Z, Z, Z
+	CMPQ        AX, $0x35
+	JNE         not53
 	VMOVDQU64   (SI), Z16
 	VMOVDQU64   64(SI), Z21
 	VMOVDQU64   128(SI), Z26
@@ -544,10 +562,10 @@ not50:
 	VMOVDQU64   Z26, (DI)
 	JMP         executed
 
-not51:
-	// form 52 (Z1-Z4, K1): VPUNPCKHQDQ Z, Z, Z
-	CMPQ        AX, $0x34
-	JNE         not52
+not53:
+	// form 54 (Z1-Z4, K1): VPUNPCKHQDQ Z, Z, Z
+	CMPQ        AX, $0x36
+	JNE         not54
 	VMOVDQU64   (SI), Z1
 	VMOVDQU64   64(SI), Z2
 	VMOVDQU64   128(SI), Z3
@@ -555,10 +573,10 @@ not51:
 	VMOVDQU64   Z3, (DI)
 	JMP         executed
 
-not52:
-	// form 53 (Z16-Z31, K7): VPUNPCKHQDQ Z, Z, Z
-	CMPQ        AX, $0x35
-	JNE         not53
+not54:
+	// form 55 (Z16-Z31, K7): VPUNPCKHQDQ Z, Z, Z
+	CMPQ        AX, $0x37
+	JNE         not55
 	VMOVDQU64   (SI), Z16
 	VMOVDQU64   64(SI), Z21
 	VMOVDQU64   128(SI), Z26
@@ -566,30 +584,30 @@ not52:
 	VMOVDQU64   Z26, (DI)
 	JMP         executed
 
-not53:
-	// form 54 (Z1-Z4, K1): VPSHUFB m, Z, Z
-	CMPQ      AX, $0x36
-	JNE       not54
+not55:
+	// form 56 (Z1-Z4, K1): VPSHUFB m, Z, Z
+	CMPQ      AX, $0x38
+	JNE       not56
 	VMOVDQU64 64(SI), Z2
 	VMOVDQU64 128(SI), Z3
 	VPSHUFB   (SI), Z2, Z3
 	VMOVDQU64 Z3, (DI)
 	JMP       executed
 
-not54:
-	// form 55 (Z16-Z31, K7): VPSHUFB m, Z, Z
-	CMPQ      AX, $0x37
-	JNE       not55
+not56:
+	// form 57 (Z16-Z31, K7): VPSHUFB m, Z, Z
+	CMPQ      AX, $0x39
+	JNE       not57
 	VMOVDQU64 64(SI), Z21
 	VMOVDQU64 128(SI), Z26
 	VPSHUFB   (SI), Z21, Z26
 	VMOVDQU64 Z26, (DI)
 	JMP       executed
 
-not55:
-	// form 56 (Z1-Z4, K1): VPADDD Z, Z, Z
-	CMPQ      AX, $0x38
-	JNE       not56
+not57:
+	// form 58 (Z1-Z4, K1): VPADDD Z, Z, Z
+	CMPQ      AX, $0x3a
+	JNE       not58
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VMOVDQU64 128(SI), Z3
@@ -597,10 +615,10 @@ not55:
 	VMOVDQU64 Z3, (DI)
 	JMP       executed
 
-not56:
-	// form 57 (Z16-Z31, K7): VPADDD Z, Z, Z
-	CMPQ      AX, $0x39
-	JNE       not57
+not58:
+	// form 59 (Z16-Z31, K7): VPADDD Z, Z, Z
+	CMPQ      AX, $0x3b
+	JNE       not59
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VMOVDQU64 128(SI), Z26
@@ -608,110 +626,110 @@ not56:
 	VMOVDQU64 Z26, (DI)
 	JMP       executed
 
-not57:
-	// form 58 (Z1-Z4, K1): VPADDD m, Z, Z
-	CMPQ      AX, $0x3a
-	JNE       not58
+not59:
+	// form 60 (Z1-Z4, K1): VPADDD m, Z, Z
+	CMPQ      AX, $0x3c
+	JNE       not60
 	VMOVDQU64 64(SI), Z2
 	VMOVDQU64 128(SI), Z3
 	VPADDD    (SI), Z2, Z3
 	VMOVDQU64 Z3, (DI)
 	JMP       executed
 
-not58:
-	// form 59 (Z16-Z31, K7): VPADDD m, Z, Z
-	CMPQ      AX, $0x3b
-	JNE       not59
+not60:
+	// form 61 (Z16-Z31, K7): VPADDD m, Z, Z
+	CMPQ      AX, $0x3d
+	JNE       not61
 	VMOVDQU64 64(SI), Z21
 	VMOVDQU64 128(SI), Z26
 	VPADDD    (SI), Z21, Z26
 	VMOVDQU64 Z26, (DI)
 	JMP       executed
 
-not59:
-	// form 60 (Z1-Z4, K1): VPADDD.BCST m, Z, Z
-	CMPQ        AX, $0x3c
-	JNE         not60
+not61:
+	// form 62 (Z1-Z4, K1): VPADDD.BCST m, Z, Z
+	CMPQ        AX, $0x3e
+	JNE         not62
 	VMOVDQU64   64(SI), Z2
 	VMOVDQU64   128(SI), Z3
 	VPADDD.BCST (SI), Z2, Z3
 	VMOVDQU64   Z3, (DI)
 	JMP         executed
 
-not60:
-	// form 61 (Z16-Z31, K7): VPADDD.BCST m, Z, Z
-	CMPQ        AX, $0x3d
-	JNE         not61
+not62:
+	// form 63 (Z16-Z31, K7): VPADDD.BCST m, Z, Z
+	CMPQ        AX, $0x3f
+	JNE         not63
 	VMOVDQU64   64(SI), Z21
 	VMOVDQU64   128(SI), Z26
 	VPADDD.BCST (SI), Z21, Z26
 	VMOVDQU64   Z26, (DI)
 	JMP         executed
 
-not61:
-	// form 62 (Z1-Z4, K1): VPROLD $0x01, Z, Z
-	CMPQ      AX, $0x3e
-	JNE       not62
+not63:
+	// form 64 (Z1-Z4, K1): VPROLD $0x01, Z, Z
+	CMPQ      AX, $0x40
+	JNE       not64
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VPROLD    $0x01, Z1, Z2
 	VMOVDQU64 Z2, (DI)
 	JMP       executed
 
-not62:
-	// form 63 (Z16-Z31, K7): VPROLD $0x01, Z, Z
-	CMPQ      AX, $0x3f
-	JNE       not63
+not64:
+	// form 65 (Z16-Z31, K7): VPROLD $0x01, Z, Z
+	CMPQ      AX, $0x41
+	JNE       not65
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VPROLD    $0x01, Z16, Z21
 	VMOVDQU64 Z21, (DI)
 	JMP       executed
 
-not63:
-	// form 64 (Z1-Z4, K1): VPROLD $0x05, Z, Z
-	CMPQ      AX, $0x40
-	JNE       not64
+not65:
+	// form 66 (Z1-Z4, K1): VPROLD $0x05, Z, Z
+	CMPQ      AX, $0x42
+	JNE       not66
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VPROLD    $0x05, Z1, Z2
 	VMOVDQU64 Z2, (DI)
 	JMP       executed
 
-not64:
-	// form 65 (Z16-Z31, K7): VPROLD $0x05, Z, Z
-	CMPQ      AX, $0x41
-	JNE       not65
+not66:
+	// form 67 (Z16-Z31, K7): VPROLD $0x05, Z, Z
+	CMPQ      AX, $0x43
+	JNE       not67
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VPROLD    $0x05, Z16, Z21
 	VMOVDQU64 Z21, (DI)
 	JMP       executed
 
-not65:
-	// form 66 (Z1-Z4, K1): VPROLD $0x1e, Z, Z
-	CMPQ      AX, $0x42
-	JNE       not66
+not67:
+	// form 68 (Z1-Z4, K1): VPROLD $0x1e, Z, Z
+	CMPQ      AX, $0x44
+	JNE       not68
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	VPROLD    $0x1e, Z1, Z2
 	VMOVDQU64 Z2, (DI)
 	JMP       executed
 
-not66:
-	// form 67 (Z16-Z31, K7): VPROLD $0x1e, Z, Z
-	CMPQ      AX, $0x43
-	JNE       not67
+not68:
+	// form 69 (Z16-Z31, K7): VPROLD $0x1e, Z, Z
+	CMPQ      AX, $0x45
+	JNE       not69
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	VPROLD    $0x1e, Z16, Z21
 	VMOVDQU64 Z21, (DI)
 	JMP       executed
 
-not67:
-	// form 68 (Z1-Z4, K1): VPTERNLOGD $0xca, Z, Z, Z
-	CMPQ       AX, $0x44
-	JNE        not68
+not69:
+	// form 70 (Z1-Z4, K1): VPTERNLOGD $0xca, Z, Z, Z
+	CMPQ       AX, $0x46
+	JNE        not70
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -719,10 +737,10 @@ not67:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not68:
-	// form 69 (Z16-Z31, K7): VPTERNLOGD $0xca, Z, Z, Z
-	CMPQ       AX, $0x45
-	JNE        not69
+not70:
+	// form 71 (Z16-Z31, K7): VPTERNLOGD $0xca, Z, Z, Z
+	CMPQ       AX, $0x47
+	JNE        not71
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -730,10 +748,10 @@ not68:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not69:
-	// form 70 (Z1-Z4, K1): VPTERNLOGD $0xe8, Z, Z, Z
-	CMPQ       AX, $0x46
-	JNE        not70
+not71:
+	// form 72 (Z1-Z4, K1): VPTERNLOGD $0xe8, Z, Z, Z
+	CMPQ       AX, $0x48
+	JNE        not72
 	VMOVDQU64  (SI), Z1
 	VMOVDQU64  64(SI), Z2
 	VMOVDQU64  128(SI), Z3
@@ -741,10 +759,10 @@ not69:
 	VMOVDQU64  Z3, (DI)
 	JMP        executed
 
-not70:
-	// form 71 (Z16-Z31, K7): VPTERNLOGD $0xe8, Z, Z, Z
-	CMPQ       AX, $0x47
-	JNE        not71
+not72:
+	// form 73 (Z16-Z31, K7): VPTERNLOGD $0xe8, Z, Z, Z
+	CMPQ       AX, $0x49
+	JNE        not73
 	VMOVDQU64  (SI), Z16
 	VMOVDQU64  64(SI), Z21
 	VMOVDQU64  128(SI), Z26
@@ -752,10 +770,10 @@ not70:
 	VMOVDQU64  Z26, (DI)
 	JMP        executed
 
-not71:
-	// form 72 (Z1-Z4, K1): VPCMPGTD Z, Z, K
-	CMPQ      AX, $0x48
-	JNE       not72
+not73:
+	// form 74 (Z1-Z4, K1): VPCMPGTD Z, Z, K
+	CMPQ      AX, $0x4a
+	JNE       not74
 	VMOVDQU64 (SI), Z1
 	VMOVDQU64 64(SI), Z2
 	KMOVW     128(SI), K1
@@ -763,10 +781,10 @@ not71:
 	KMOVW     K1, (DI)
 	JMP       executed
 
-not72:
-	// form 73 (Z16-Z31, K7): VPCMPGTD Z, Z, K
-	CMPQ      AX, $0x49
-	JNE       not73
+not74:
+	// form 75 (Z16-Z31, K7): VPCMPGTD Z, Z, K
+	CMPQ      AX, $0x4b
+	JNE       not75
 	VMOVDQU64 (SI), Z16
 	VMOVDQU64 64(SI), Z21
 	KMOVW     128(SI), K7
@@ -774,7 +792,7 @@ not72:
 	KMOVW     K7, (DI)
 	JMP       executed
 
-not73:
+not75:
 	// No such form.
 	MOVB $0x00, CL
 	MOVB CL, ret+24(FP)

@@ -288,6 +288,10 @@ func model(text string, in *[4][64]byte, out *[64]byte) (want [64]byte, n int, e
 		for l := 0; l < 4; l++ {
 			copy(want[16*l:], a[:16])
 		}
+	case "VPBROADCASTQ mZ":
+		for l := 0; l < 8; l++ {
+			copy(want[8*l:], a[:8])
+		}
 	case "VINSERTI32X4 mZZ":
 		want = *b
 		copy(want[16*(imm&3):16*(imm&3)+16], a[:16])

@@ -414,6 +414,15 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 	// Vector moves.
 	case "MOVOU", "MOVO":
 		m.write(last, m.read(ops[0], 16), false)
+	case "MOVSD": // the low 64 bits: between registers the rest of dst stays, a load clears it
+		b := m.read(ops[0], 8)
+		switch {
+		case isVec(ops[0]) && isVec(last):
+			b = append(b, m.read(last, 16)[8:]...)
+		case isVec(last):
+			b = append(b, make([]byte, 8)...)
+		}
+		m.write(last, b, false)
 	case "VMOVDQU", "VMOVDQA", "VMOVDQU32", "VMOVDQA32", "VMOVDQU64", "VMOVDQA64":
 		if len(ops) == 3 { // a masked store: VMOVDQU32 src, k, mem
 			src, k, a := m.read(ops[0], w), m.K[idx(ops[1])], m.addr(last.(operand.Mem))
@@ -425,10 +434,10 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 			return
 		}
 		m.write(last, m.read(ops[0], w), true)
-	case "VPBROADCASTD", "VBROADCASTI128", "VBROADCASTI32X4":
-		n := 16
-		if op == "VPBROADCASTD" {
-			n = 4
+	case "VPBROADCASTD", "VPBROADCASTQ", "VBROADCASTI128", "VBROADCASTI32X4":
+		n := map[string]int{"VPBROADCASTD": 4, "VPBROADCASTQ": 8}[op]
+		if n == 0 {
+			n = 16
 		}
 		src, out := m.read(ops[0], n), make([]byte, w)
 		for i := range out {
@@ -497,6 +506,20 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 			}
 		}
 		m.K[idx(last)] = k
+	case "PSLLQ", "PSRLQ", "VPSLLQ", "VPSRLQ": // $n, [src,] dst: each 64-bit element, 0 for n > 63
+		n, a := Const(ops[0]), m.read(ops[len(ops)-2], w)
+		if len(ops) == 2 {
+			a = m.read(last, w)
+		}
+		out := make([]byte, w)
+		for i := 0; i < w/8 && n < 64; i++ {
+			v := qword(a, i) << n
+			if op[len(op)-3] == 'R' {
+				v = qword(a, i) >> n
+			}
+			putQword(out, i, v)
+		}
+		m.write(last, out, op[0] == 'V')
 	case "VPSLLD", "VPSRLD", "VPROLD":
 		n := uint(Const(ops[0]))
 		a := m.read(ops[1], w)
@@ -509,7 +532,7 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 			}
 			return bits.RotateLeft32(x, int(n))
 		}), true)
-	case "VPTERNLOGD": // VPTERNLOGD imm, c, b, a: a = f(a, b, c), bit 4a+2b+c of imm
+	case "VPTERNLOGD", "VPTERNLOGQ": // VPTERNLOGD imm, c, b, a: a = f(a, b, c), bit 4a+2b+c of imm (unmasked, the element size does not matter)
 		imm := Const(ops[0])
 		c, b, a := m.read(ops[1], w), m.read(ops[2], w), m.read(ops[3], w)
 		out := make([]byte, w)
@@ -545,6 +568,22 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 		sse(func(a, b []byte) []byte {
 			return lanes(a, b, func(x, y [2]uint64) [2]uint64 { return [2]uint64{x[0], y[0]} })
 		})
+	case "PUNPCKHQDQ": // dst's high half goes low, src's high half high
+		sse(func(a, b []byte) []byte {
+			return lanes(a, b, func(x, y [2]uint64) [2]uint64 { return [2]uint64{x[1], y[1]} })
+		})
+	case "VBLENDPD", "VPBLENDD": // $imm, b, a, dst: element i from b where bit i of imm is set, else from a
+		el := 8
+		if op == "VPBLENDD" {
+			el = 4
+		}
+		imm, b, out := Const(ops[0]), m.read(ops[1], w), m.read(ops[2], w)
+		for i := 0; i < w/el; i++ {
+			if imm>>i&1 != 0 {
+				copy(out[el*i:el*(i+1)], b[el*i:])
+			}
+		}
+		m.write(last, out, true)
 	case "VPUNPCKLDQ", "VPUNPCKHDQ", "VPUNPCKLQDQ", "VPUNPCKHQDQ":
 		b, a := m.read(ops[0], w), m.read(ops[1], w)
 		el, half := 4, 0

@@ -7,7 +7,11 @@
 // ghash test binary, BenchmarkUpdate (each kernel's update on a key
 // expanded once, the kernels in turn at each size), BenchmarkCLMUL (the
 // multiplier's throughput at 128 and 256 bits) and BenchmarkCycles (the
-// clock). Both sides are timed by CPU time, not the wall clock: OpenSSL's
+// clock). With -base, a second test binary's benchmarks run in every round
+// too, in the other order each round, and the report adds its tables and,
+// per kernel and size, its time over ours (BenchmarkUpdate, and
+// BenchmarkKeySumGCM if -bench takes it). Both sides are timed by CPU
+// time, not the wall clock: OpenSSL's
 // user time (its default), the benchmarks' thread CPU time (cpu-ns/op,
 // internal/cycles.CPUTimer), so that what other processes take of a shared
 // machine is not counted (-wall times both by the wall clock). A ratio is
@@ -35,13 +39,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/benchline"
-	"github.com/simdhash/simdhash/internal/asmtext"
+	"github.com/simdhash/simdhash/gen/internal/ghashloop"
 )
 
 var (
@@ -52,29 +55,25 @@ var (
 	osslSecs  = flag.Int("openssl-seconds", 1, "-seconds of each openssl speed size")
 	bench     = flag.String("bench", "^(BenchmarkUpdate|BenchmarkCLMUL|BenchmarkCycles)$", "-test.bench pattern")
 	wall      = flag.Bool("wall", false, "time by the wall clock on both sides (openssl speed -elapsed, the benchmarks' ns/op) instead of CPU time")
+	baseBin   = flag.String("base", "", "another ghash test binary (say, of the kernels before a change) to time in the same rounds, each round in the other order, and compare with")
+	baseDir   = flag.String("base-dir", "", "the ghash directory of -base's generated files, for its loops' multiplies (default: -dir)")
 )
 
 // opensslSizes are the sizes `openssl speed ghash` reports, in order.
 var opensslSizes = []int{16, 64, 256, 1024, 8192, 16384}
 
-// loops names, per kernel, the generated file, its TEXT and the width of
-// its widest loop (whose labels are loop<width> and after<width>).
-var loops = map[string]struct {
-	file, text string
-	width      int
-}{
-	"pclmul":     {"ghash_amd64.s", "ghashPCLMULAVX", 128},
-	"pclmul-sse": {"ghash_amd64.s", "ghashPCLMUL", 128},
-	"vpclmul256": {"ghash_vpclmul256_amd64.s", "ghashVPCLMUL256", 256},
-	"vpclmul512": {"ghash_vpclmul512_amd64.s", "ghashVPCLMUL512", 512},
-}
-
 // round is one round's measurements.
 type round struct {
 	openssl  map[int]float64    // size -> bytes/ns
 	update   map[string]float64 // "kernel/size" -> ns/op
+	sum      map[string]float64 // BenchmarkKeySumGCM's, if run: "kernel/size" -> ns/op
 	nsPerClm map[string]float64 // width -> ns per instruction
 	nsPerCyc float64
+	base     *round // -base's benchmarks in the same round
+}
+
+func newRound() round {
+	return round{update: map[string]float64{}, sum: map[string]float64{}, nsPerClm: map[string]float64{}}
 }
 
 func main() {
@@ -86,15 +85,98 @@ func main() {
 	if err != nil {
 		fail(err.Error())
 	}
+	base := ""
+	if *baseBin != "" {
+		if base, err = filepath.Abs(*baseBin); err != nil {
+			fail(err.Error())
+		}
+	}
 	var rs []round
 	for i := 0; i < *rounds; i++ {
 		fmt.Fprintf(os.Stderr, "ghashspeed: round %d of %d\n", i+1, *rounds)
-		r := round{update: map[string]float64{}, nsPerClm: map[string]float64{}}
+		r := newRound()
 		r.openssl = openssl()
-		goBench(bin, &r)
+		if base == "" {
+			goBench(bin, &r)
+		} else {
+			b := newRound()
+			b.openssl = r.openssl
+			if i%2 == 0 {
+				goBench(bin, &r)
+				goBench(base, &b)
+			} else {
+				goBench(base, &b)
+				goBench(bin, &r)
+			}
+			r.base = &b
+		}
 		rs = append(rs, r)
 	}
 	report(rs)
+	if base != "" {
+		var bs []round
+		for _, r := range rs {
+			bs = append(bs, *r.base)
+		}
+		fmt.Println()
+		fmt.Printf("The same rounds, -base (%s):\n\n", *baseBin)
+		if *baseDir != "" {
+			*dir = *baseDir
+		}
+		report(bs)
+		reportBase(rs)
+	}
+}
+
+// reportBase prints, per kernel and size, -base's time over ours in each
+// round (above 1: ours is faster), for BenchmarkUpdate and, if it ran,
+// BenchmarkKeySumGCM.
+func reportBase(rs []round) {
+	for _, bench := range []struct {
+		name string
+		get  func(r round) map[string]float64
+	}{{"BenchmarkUpdate", func(r round) map[string]float64 { return r.update }}, {"BenchmarkKeySumGCM", func(r round) map[string]float64 { return r.sum }}} {
+		var kernels []string
+		sizes := map[int]bool{}
+		for k := range bench.get(rs[0]) {
+			name, size, _ := strings.Cut(k, "/")
+			if !slices.Contains(kernels, name) {
+				kernels = append(kernels, name)
+			}
+			n, _ := strconv.Atoi(size)
+			sizes[n] = true
+		}
+		if len(kernels) == 0 {
+			continue
+		}
+		slices.Sort(kernels)
+		var all []int
+		for n := range sizes {
+			all = append(all, n)
+		}
+		slices.Sort(all)
+		fmt.Println()
+		fmt.Printf("%s against -base (its time / ours, per round; then its fastest round over ours):\n\n", bench.name)
+		fmt.Println("| bytes | " + strings.Join(kernels, " | ") + " |")
+		fmt.Println("|---|" + strings.Repeat("---|", len(kernels)))
+		for _, n := range all {
+			fmt.Printf("| %d |", n)
+			for _, k := range kernels {
+				key := fmt.Sprintf("%s/%d", k, n)
+				speed := func(get func(r round) map[string]float64) func(r round) (float64, bool) {
+					return func(r round) (float64, bool) { t, ok := get(r)[key]; return 1 / t, ok && t > 0 }
+				}
+				ours := best(rs, speed(bench.get))
+				theirs := best(rs, speed(func(r round) map[string]float64 { return bench.get(*r.base) }))
+				fmt.Printf(" %s, %.2f |", perRound(rs, func(r round) (float64, bool) {
+					ours, ok := bench.get(r)[key]
+					theirs, okb := bench.get(*r.base)[key]
+					return theirs / ours, ok && okb && ours > 0
+				}), ours/theirs)
+			}
+			fmt.Println()
+		}
+	}
 }
 
 func fail(msg string) {
@@ -146,6 +228,9 @@ func goBench(bin string, r *round) {
 			// Update/<size>/<kernel>, kept as "kernel/size".
 			size, kernel, _ := strings.Cut(strings.TrimPrefix(name, "Update/"), "/")
 			r.update[kernel+"/"+size] = cpuOr(res, "ns/op")
+		case strings.HasPrefix(name, "KeySumGCM/"):
+			// KeySumGCM/<kernel>/<size>, as it is.
+			r.sum[strings.TrimPrefix(name, "KeySumGCM/")] = cpuOr(res, "ns/op")
 		case strings.HasPrefix(name, "CLMUL/"):
 			r.nsPerClm[strings.TrimPrefix(name, "CLMUL/")] = cpuOr(res, "ns/clmul")
 		case name == "Cycles":
@@ -169,6 +254,18 @@ func cpuOr(res benchline.Result, metric string) float64 {
 	return 0
 }
 
+// best returns the largest f over the rounds where it is defined (ok),
+// or 0.
+func best(rs []round, f func(r round) (float64, bool)) float64 {
+	b := 0.0
+	for _, r := range rs {
+		if v, ok := f(r); ok && v > b {
+			b = v
+		}
+	}
+	return b
+}
+
 // perRound collects f over the rounds where it is defined (ok).
 func perRound(rs []round, f func(r round) (float64, bool)) benchline.Stat {
 	var xs []float64
@@ -183,37 +280,16 @@ func perRound(rs []round, f func(r round) (float64, bool)) benchline.Stat {
 // loopCost returns the (V)PCLMULQDQ instructions and bytes of one group
 // of kernel's widest loop, read from its generated file.
 func loopCost(kernel string) (clmuls, bytesPerGroup int, ok bool) {
-	l, found := loops[kernel]
+	k, found := ghashloop.Named(kernel)
 	if !found {
 		return 0, 0, false
 	}
-	src, err := os.ReadFile(filepath.Join(*dir, l.file))
+	l, err := ghashloop.Read(*dir, k)
 	if err != nil {
 		return 0, 0, false
 	}
-	body, found := asmtext.Body(string(src), l.text)
-	if !found {
-		return 0, 0, false
-	}
-	in := false
-	blocksRe := regexp.MustCompile(fmt.Sprintf(`Groups of (\d+) blocks at %d bits`, l.width))
-	for _, line := range body {
-		if m := blocksRe.FindStringSubmatch(line); m != nil {
-			b, _ := strconv.Atoi(m[1])
-			bytesPerGroup = 16 * b
-		}
-		t := strings.TrimSpace(line)
-		switch t {
-		case fmt.Sprintf("loop%d:", l.width):
-			in = true
-		case fmt.Sprintf("after%d:", l.width):
-			in = false
-		}
-		if in && (strings.HasPrefix(t, "PCLMULQDQ ") || strings.HasPrefix(t, "VPCLMULQDQ ")) {
-			clmuls++
-		}
-	}
-	return clmuls, bytesPerGroup, clmuls > 0 && bytesPerGroup > 0
+	clmuls = l.Count("PCLMULQDQ", "VPCLMULQDQ")
+	return clmuls, l.Bytes(), clmuls > 0
 }
 
 func report(rs []round) {
@@ -267,6 +343,23 @@ func report(rs []round) {
 		fmt.Println()
 	}
 
+	fmt.Println()
+	fmt.Println("Best against best (the fastest round's OpenSSL over our fastest round's; noise only slows):")
+	fmt.Println()
+	fmt.Println(header)
+	fmt.Println(sep)
+	for _, k := range kernels {
+		fmt.Printf("| %s |", k)
+		for _, n := range opensslSizes {
+			if sizes[n] {
+				ours := best(rs, func(r round) (float64, bool) { return bytesPerNs(r, k, n) })
+				theirs := best(rs, func(r round) (float64, bool) { return r.openssl[n], true })
+				fmt.Printf(" %.2f |", ours/theirs)
+			}
+		}
+		fmt.Println()
+	}
+
 	var all []int
 	for n := range sizes {
 		all = append(all, n)
@@ -315,7 +408,8 @@ func report(rs []round) {
 		clm, gb, ok := loopCost(k)
 		share := benchline.Stat{}
 		if ok {
-			w := strconv.Itoa(loops[k].width)
+			kn, _ := ghashloop.Named(k)
+			w := strconv.Itoa(kn.Width)
 			share = perRound(rs, func(r round) (float64, bool) {
 				t, okt := r.update[k+"/8192"]
 				c, okc := r.nsPerClm[w]
