@@ -45,12 +45,12 @@ check-generated: ## fail if the committed generated files differ from what go ge
 	bash scripts/ci/check-generated.sh
 
 test-quick: ## native go test -short, the library and the generators (gen/)
-	$(call step,test-quick,$(GO) test -short ./... and in gen/ - about 45 s / 15 s)
+	$(call step,test-quick,$(GO) test -short ./... and in gen/ - about 85 s cold)
 	$(GO) test -short ./...
 	$(GO) -C gen test -short ./...
 
 speed-short: ## a short speed table of the sha1 and ghash kernels
-	$(call step,speed-short,MB/s at 64 and 8192 bytes - about 40 s)
+	$(call step,speed-short,MB/s at 64 and 8192 bytes - about 55 s)
 	bash scripts/speed.sh
 
 # Everything CI runs (.ci/run), in this order.
