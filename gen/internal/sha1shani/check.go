@@ -29,8 +29,8 @@ import (
 // g and g+1 is group g loaded and PALIGNR with group g+1. (An unaligned
 // load at W[s+3]'s address would be one instruction, but a load that
 // spans two stores cannot take its data from the store buffer: it waits
-// until both stores have retired and reached the cache, and on the Zen 5
-// that made the kernel a third slower: docs/sha1dc.md, 2026-12-02.)
+// until both stores have retired and reached the cache: docs/sha1dc.md
+// has the measurements.)
 //
 // The check's operations are dealt over the groups from the one that
 // stores their last group on (ubcvec.Deal over rounds 4g..4g+3, all
