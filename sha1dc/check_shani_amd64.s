@@ -356,7 +356,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+0(SB), X10
 	MOVO      X10, X12
-	MOVOU     116(R8), X10
+	MOVO      128(R8), X10
+	PALIGNR   $0x04, 112(R8), X10
 	MOVO      112(R8), X11
 	PSRLL     $0x05, X11
 	PXOR      X11, X10
@@ -391,7 +392,8 @@ loop:
 	SHA1MSG1  X5, X4
 	PXOR      X5, X3
 	MOVO      X5, 96(R8)
-	MOVOU     100(R8), X10
+	MOVO      112(R8), X10
+	PALIGNR   $0x04, 96(R8), X10
 	MOVO      96(R8), X11
 	PSRLL     $0x05, X11
 	PXOR      X11, X10
@@ -399,14 +401,16 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+80(SB), X10
 	POR       X10, X12
-	MOVOU     108(R8), X11
+	MOVO      112(R8), X11
+	PALIGNR   $0x0c, 96(R8), X11
 	MOVO      112(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x1b, X10
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+96(SB), X10
 	POR       X10, X12
-	MOVOU     108(R8), X11
+	MOVO      112(R8), X11
+	PALIGNR   $0x0c, 96(R8), X11
 	PSLLL     $0x05, X11
 	MOVO      112(R8), X10
 	PXOR      X11, X10
@@ -414,7 +418,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+112(SB), X10
 	POR       X10, X12
-	MOVOU     104(R8), X11
+	MOVO      112(R8), X11
+	PALIGNR   $0x08, 96(R8), X11
 	MOVO      112(R8), X10
 	PXOR      X11, X10
 	MOVO      X10, X11
@@ -426,7 +431,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+144(SB), X10
 	POR       X10, X12
-	MOVOU     108(R8), X10
+	MOVO      112(R8), X10
+	PALIGNR   $0x0c, 96(R8), X10
 	MOVO      96(R8), X11
 	PSRLL     $0x19, X11
 	PXOR      X11, X10
@@ -461,7 +467,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+208(SB), X10
 	POR       X10, X12
-	MOVOU     108(R8), X11
+	MOVO      112(R8), X11
+	PALIGNR   $0x0c, 96(R8), X11
 	PSLLL     $0x02, X11
 	MOVO      128(R8), X10
 	PXOR      X11, X10
@@ -469,14 +476,16 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+224(SB), X10
 	POR       X10, X12
-	MOVOU     92(R8), X11
+	MOVO      96(R8), X11
+	PALIGNR   $0x0c, 80(R8), X11
 	MOVO      96(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+240(SB), X10
 	POR       X10, X12
-	MOVOU     92(R8), X11
+	MOVO      96(R8), X11
+	PALIGNR   $0x0c, 80(R8), X11
 	PSLLL     $0x05, X11
 	MOVO      96(R8), X10
 	PXOR      X11, X10
@@ -493,7 +502,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+256(SB), X10
 	POR       X10, X12
-	MOVOU     88(R8), X11
+	MOVO      96(R8), X11
+	PALIGNR   $0x08, 80(R8), X11
 	MOVO      96(R8), X10
 	PXOR      X11, X10
 	MOVO      X10, X11
@@ -505,7 +515,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+288(SB), X10
 	POR       X10, X12
-	MOVOU     92(R8), X10
+	MOVO      96(R8), X10
+	PALIGNR   $0x0c, 80(R8), X10
 	MOVO      80(R8), X11
 	PSRLL     $0x19, X11
 	PXOR      X11, X10
@@ -526,7 +537,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+320(SB), X10
 	POR       X10, X12
-	MOVOU     92(R8), X11
+	MOVO      96(R8), X11
+	PALIGNR   $0x0c, 80(R8), X11
 	PSRLL     $0x1e, X11
 
 	// Rounds 52-55
@@ -543,7 +555,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+336(SB), X10
 	POR       X10, X12
-	MOVOU     92(R8), X11
+	MOVO      96(R8), X11
+	PALIGNR   $0x0c, 80(R8), X11
 	PSLLL     $0x02, X11
 	MOVO      112(R8), X10
 	PXOR      X11, X10
@@ -551,7 +564,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+352(SB), X10
 	POR       X10, X12
-	MOVOU     76(R8), X11
+	MOVO      80(R8), X11
+	PALIGNR   $0x0c, 64(R8), X11
 	PSRLL     $0x05, X11
 	MOVO      80(R8), X10
 	PXOR      X11, X10
@@ -559,14 +573,16 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+368(SB), X10
 	POR       X10, X12
-	MOVOU     76(R8), X11
+	MOVO      80(R8), X11
+	PALIGNR   $0x0c, 64(R8), X11
 	MOVO      80(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+384(SB), X10
 	POR       X10, X12
-	MOVOU     76(R8), X11
+	MOVO      80(R8), X11
+	PALIGNR   $0x0c, 64(R8), X11
 	PSLLL     $0x05, X11
 	MOVO      80(R8), X10
 	PXOR      X11, X10
@@ -583,7 +599,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+400(SB), X10
 	POR       X10, X12
-	MOVOU     72(R8), X11
+	MOVO      80(R8), X11
+	PALIGNR   $0x08, 64(R8), X11
 	MOVO      80(R8), X10
 	PXOR      X11, X10
 	MOVO      X10, X11
@@ -600,7 +617,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+448(SB), X10
 	POR       X10, X12
-	MOVOU     76(R8), X10
+	MOVO      80(R8), X10
+	PALIGNR   $0x0c, 64(R8), X10
 	MOVO      64(R8), X11
 	PSRLL     $0x19, X11
 	PXOR      X11, X10
@@ -642,14 +660,16 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+512(SB), X10
 	POR       X10, X12
-	MOVOU     60(R8), X11
+	MOVO      64(R8), X11
+	PALIGNR   $0x0c, 48(R8), X11
 	MOVO      64(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+528(SB), X10
 	POR       X10, X12
-	MOVOU     60(R8), X11
+	MOVO      64(R8), X11
+	PALIGNR   $0x0c, 48(R8), X11
 	PSLLL     $0x05, X11
 	MOVO      64(R8), X10
 	PXOR      X11, X10
@@ -657,7 +677,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+544(SB), X10
 	POR       X10, X12
-	MOVOU     56(R8), X11
+	MOVO      64(R8), X11
+	PALIGNR   $0x08, 48(R8), X11
 	MOVO      64(R8), X10
 	PXOR      X11, X10
 	MOVO      X10, X11
@@ -678,7 +699,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+576(SB), X10
 	POR       X10, X12
-	MOVOU     60(R8), X10
+	MOVO      64(R8), X10
+	PALIGNR   $0x0c, 48(R8), X10
 	MOVO      48(R8), X11
 	PSRLL     $0x19, X11
 	PXOR      X11, X10
@@ -686,7 +708,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+592(SB), X10
 	POR       X10, X12
-	MOVOU     52(R8), X11
+	MOVO      64(R8), X11
+	PALIGNR   $0x04, 48(R8), X11
 	MOVO      64(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
@@ -699,14 +722,16 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+624(SB), X10
 	POR       X10, X12
-	MOVOU     44(R8), X11
+	MOVO      48(R8), X11
+	PALIGNR   $0x0c, 32(R8), X11
 	MOVO      48(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+640(SB), X10
 	POR       X10, X12
-	MOVOU     44(R8), X11
+	MOVO      48(R8), X11
+	PALIGNR   $0x0c, 32(R8), X11
 	PSLLL     $0x05, X11
 	MOVO      48(R8), X10
 	PXOR      X11, X10
@@ -721,14 +746,16 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+208(SB), X10
 	POR       X10, X12
-	MOVOU     40(R8), X11
+	MOVO      48(R8), X11
+	PALIGNR   $0x08, 32(R8), X11
 	MOVO      48(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x19, X10
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+656(SB), X10
 	POR       X10, X12
-	MOVOU     44(R8), X10
+	MOVO      48(R8), X10
+	PALIGNR   $0x0c, 32(R8), X10
 	MOVO      32(R8), X11
 	PSRLL     $0x19, X11
 	PXOR      X11, X10
@@ -736,7 +763,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+672(SB), X10
 	POR       X10, X12
-	MOVOU     36(R8), X11
+	MOVO      48(R8), X11
+	PALIGNR   $0x04, 32(R8), X11
 	MOVO      48(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
@@ -749,7 +777,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+704(SB), X10
 	POR       X10, X12
-	MOVOU     36(R8), X11
+	MOVO      48(R8), X11
+	PALIGNR   $0x04, 32(R8), X11
 	MOVO      64(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
@@ -762,14 +791,16 @@ loop:
 	PSRAL     $0x1f, X10
 	PANDN     ubcD<>+720(SB), X10
 	POR       X10, X12
-	MOVOU     28(R8), X11
+	MOVO      32(R8), X11
+	PALIGNR   $0x0c, 16(R8), X11
 	MOVO      32(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+736(SB), X10
 	POR       X10, X12
-	MOVOU     24(R8), X11
+	MOVO      32(R8), X11
+	PALIGNR   $0x08, 16(R8), X11
 	PSRLL     $0x19, X11
 	MOVO      32(R8), X10
 	PXOR      X11, X10
@@ -777,7 +808,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+752(SB), X10
 	POR       X10, X12
-	MOVOU     20(R8), X11
+	MOVO      32(R8), X11
+	PALIGNR   $0x04, 16(R8), X11
 	MOVO      32(R8), X10
 	PXOR      X11, X10
 	PSLLL     $0x02, X10
@@ -797,7 +829,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+800(SB), X10
 	POR       X10, X12
-	MOVOU     12(R8), X11
+	MOVO      16(R8), X11
+	PALIGNR   $0x0c, (R8), X11
 
 	// Rounds 76-79
 	SHA1NEXTE X6, X2
@@ -833,7 +866,8 @@ loop:
 	PSRAL     $0x1f, X10
 	PAND      ubcD<>+864(SB), X10
 	POR       X10, X12
-	MOVOU     12(R8), X11
+	MOVO      16(R8), X11
+	PALIGNR   $0x0c, (R8), X11
 	PSRLL     $0x1e, X11
 	MOVO      32(R8), X10
 	PXOR      X11, X10

@@ -22,11 +22,15 @@ import (
 // eight words back. So each group of W[32..67] (groups 8..16) is stored,
 // as its rounds start, into a buffer on the stack that holds W from its
 // highest word down: group g at 16*(16-g), in its register's order (W[4g]
-// in the top lane, the highest address). An unaligned load at W[s+3]'s
-// address then gives the window W[s..s+3] in the same reversed order, so
-// the plan's windows are single loads and its constants are reversed
-// (ubcvec.Op.Lanes). The buffer is 16-byte aligned, so that the groups
-// themselves are PXOR's memory operands.
+// in the top lane, the highest address); the plan's constants are
+// reversed to match (ubcvec.Op.Lanes). The buffer is 16-byte aligned, and
+// the check reads it only in whole groups, as they were stored: a group
+// is PXOR's memory operand, and a window W[s..s+3] that straddles groups
+// g and g+1 is group g loaded and PALIGNR with group g+1. (An unaligned
+// load at W[s+3]'s address would be one instruction, but a load that
+// spans two stores cannot take its data from the store buffer: it waits
+// until both stores have retired and reached the cache: docs/sha1dc.md
+// has the measurements.)
 //
 // The check's operations are dealt over the groups from the one that
 // stores their last group on (ubcvec.Deal over rounds 4g..4g+3, all
@@ -109,7 +113,11 @@ func (k *checker) lower(op ubcvec.Op) {
 	}
 	switch op.Kind {
 	case ubcvec.Align:
-		c.MOVOU(bufMem(op.Start+3), r(op.Dst))
+		// Lane i of W[4g..4g+7] (group g above group g+1) is
+		// W[4g+7-i]: W[Start+3], the window's lane 0, is lane 4-j.
+		g, j := op.Start/4, op.Start%4
+		c.MOVO(groupMem(g), r(op.Dst))
+		c.PALIGNR(U8(4*(4-j)), groupMem(g+1), r(op.Dst))
 	case ubcvec.Shl, ubcvec.Shr:
 		d := r(op.Dst)
 		into(d, op.A)
