@@ -299,20 +299,6 @@ func (d *desc) loadBlocks(o isa, dst reg.VecPhysical, m Mem) {
 	o.shuffle(dst, dst, d.r.bswap)
 }
 
-// keyOperands returns the key operands of the vector whose lane 0 takes
-// H^i: from memory where o takes them so, else loaded into k and s.
-func (d *desc) keyOperands(o isa, kp reg.Register, i int) (k, s Op, sHalf uint8) {
-	lanes := o.width() / 128
-	km := Mem{Base: kp, Disp: powerAddr(i)}
-	sm, half := sums(kp, i, lanes)
-	if o.memKey() {
-		return km, sm, half
-	}
-	o.load(d.r.k, km)
-	o.load64(d.r.s, Mem{Base: kp, Disp: sumAddr(i)})
-	return d.r.k, d.r.s, 0
-}
-
 // A loop absorbs groups of blocks, one reduction per group, in vectors of
 // o.width()/128 lanes, with the schedule its shape gives (schedule.go).
 type loop struct {

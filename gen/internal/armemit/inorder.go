@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // InOrder models an in-order, multi-issue core, as LLVM's scheduling
@@ -319,12 +318,6 @@ func splitRegion(nodes []any) (head []any, insts []*Inst, tail []any) {
 	return head, insts, tail
 }
 
-// IsVector reports whether resource r is a vector register (V0-V31 on
-// arm64, D0-D31 on arm).
-func IsVector(r string) bool {
-	return len(r) > 1 && (r[0] == 'V' || r[0] == 'D') && r[1] >= '0' && r[1] <= '9'
-}
-
 // MemRes names what a load or store of size bytes at offset off touches,
 // for the scheduler: "mem", or, if the address is the stack pointer plus
 // off (stack), each 4-byte stack word it covers ("stack+16"), so that
@@ -339,10 +332,6 @@ func MemRes(stack bool, off, size int) []string {
 	}
 	return out
 }
-
-// IsMemory reports whether resource r is memory: "mem", or a stack word
-// ("stack+16").
-func IsMemory(r string) bool { return r == "mem" || strings.HasPrefix(r, "stack+") }
 
 // RefineInOrder improves the order of every straight stretch of f for a
 // second core without making it slower on c: it moves, one at a time,

@@ -236,10 +236,6 @@ func (a *laneEmitter) retire(s int) {
 	}
 }
 
-// LaneNames is the name sha1.ManyKernel reports for the Lanes kernel of
-// streams streams.
-func LaneNames(streams int) string { return fmt.Sprintf("shanix%d", streams) }
-
 // GenerateLanes emits the kernel name of the Lanes form (sha1sched.Lanes)
 // for streams streams, 2 to 4, one stream per lane: it absorbs lane l's
 // c[1][l] of the n blocks into h[.][l], c[0][l] of them at p[0][l] and the
