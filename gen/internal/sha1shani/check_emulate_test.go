@@ -86,26 +86,8 @@ func TestCheckEmulated(t *testing.T) {
 					t.Fatalf("%s: mask %#08x, ubc.Mask %#08x", what, got, want)
 				}
 			}
-			var w [80]uint32
-			for range 100 {
-				for i := range w {
-					w[i] = rng.Uint32()
-				}
-				try(&w, "random words")
-			}
-			for d := range ubc.DVs {
-				for i := range w {
-					w[i] = rng.Uint32()
-				}
-				ubc.Reach(d, &w)
-				try(&w, "words reaching "+ubc.DVs[d].Name())
-				for _, term := range ubc.Terms {
-					if term.DVs&(1<<d) != 0 {
-						v := w
-						v[term.A] ^= 1 << term.KA
-						try(&v, "a term of "+ubc.DVs[d].Name()+" broken")
-					}
-				}
+			for w, what := range ubc.Cases(rng, 100, 1) {
+				try(w, what)
 			}
 		})
 	}

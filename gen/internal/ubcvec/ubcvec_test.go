@@ -21,32 +21,8 @@ func TestPlanMatchesMask(t *testing.T) {
 			}
 		}
 	}
-	var w [80]uint32
-	for range 2000 {
-		for i := range w {
-			w[i] = rng.Uint32()
-		}
-		check(&w, "random words")
-	}
-	for d := range ubc.DVs {
-		for range 20 {
-			for i := range w {
-				w[i] = rng.Uint32()
-			}
-			ubc.Reach(d, &w)
-			if ubc.Mask(&w)&(1<<d) == 0 {
-				t.Fatalf("Reach(%d) does not reach it", d)
-			}
-			check(&w, "words reaching "+ubc.DVs[d].Name())
-			for _, term := range ubc.Terms {
-				if term.DVs&(1<<d) == 0 {
-					continue
-				}
-				v := w
-				v[term.A] ^= 1 << term.KA
-				check(&v, "a term of "+ubc.DVs[d].Name()+" broken")
-			}
-		}
+	for w, what := range ubc.Cases(rng, 2000, 20) {
+		check(w, what)
 	}
 }
 
