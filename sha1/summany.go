@@ -224,14 +224,12 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 			for live := s.Live(); live != 0; live &= live - 1 {
 				l := bits.TrailingZeros32(live)
 				whole, last := s.Rest(l, msgs, &pad)
-				h := [5]uint32{st.H[0][l], st.H[1][l], st.H[2][l], st.H[3][l], st.H[4][l]}
+				h := st.Lane(l)
 				if len(whole) > 0 {
 					block(&h, whole)
 				}
 				block(&h, last)
-				for w, v := range h {
-					st.H[w][l] = v
-				}
+				st.SetLane(l, h)
 				sums[s.Msg(l)] = st.Digest(l)
 			}
 			return
@@ -258,7 +256,7 @@ func sumMany(sums [][Size]byte, msgs [][]byte, k *manyKernel) {
 // architecture.
 func manyPortableBlocks(s *manyLanes, lanes, n int) {
 	for l := 0; l < lanes; l++ {
-		h := [5]uint32{s.H[0][l], s.H[1][l], s.H[2][l], s.H[3][l], s.H[4][l]}
+		h := s.Lane(l)
 		cnt, first := int(s.C[1][l]), int(s.C[1][l])
 		if r := int(s.C[0][l]); r > 0 && r < cnt {
 			first = r
@@ -267,9 +265,7 @@ func manyPortableBlocks(s *manyLanes, lanes, n int) {
 		if first < cnt {
 			block(&h, unsafe.Slice(s.P[1][l], (cnt-first)*BlockSize))
 		}
-		for w, v := range h {
-			s.H[w][l] = v
-		}
+		s.SetLane(l, h)
 	}
 }
 

@@ -121,7 +121,7 @@ func TestManyBlocks(t *testing.T) {
 			counts, rems := s.C[1], s.C[0]
 			want := s.H
 			for l := 0; l < k.lanes; l++ {
-				h := [5]uint32{s.H[0][l], s.H[1][l], s.H[2][l], s.H[3][l], s.H[4][l]}
+				h := s.Lane(l)
 				ref.SHA1Blocks(&h, data[l])
 				for w := range h {
 					want[w][l] = h[w]

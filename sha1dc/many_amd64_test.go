@@ -57,7 +57,7 @@ func TestManyRecords(t *testing.T) {
 					var hs [lanes.MaxLanes][5]uint32
 					var befores [maxRecords][lanes.MaxLanes][5]uint32
 					for l := 0; l < k.lanes; l++ {
-						h := [5]uint32{st.H[0][l], st.H[1][l], st.H[2][l], st.H[3][l], st.H[4][l]}
+						h := st.Lane(l)
 						for b := 0; b < s.Absorbs(l); b++ {
 							befores[b][l] = h
 							var w [80]uint32
@@ -96,7 +96,7 @@ func TestManyRecords(t *testing.T) {
 						}
 					}
 					for l := 0; l < k.lanes; l++ {
-						if h := [5]uint32{st.H[0][l], st.H[1][l], st.H[2][l], st.H[3][l], st.H[4][l]}; h != hs[l] {
+						if h := st.Lane(l); h != hs[l] {
 							t.Fatalf("trial %d, call %d: lane %d: h %08x, want %08x", trial, calls, l, h, hs[l])
 						}
 					}

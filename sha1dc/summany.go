@@ -128,9 +128,7 @@ func sumMany(sums [][Size]byte, detected []bool, msgs [][]byte, k *manyKernel) {
 			sums[i], detected[i] = Sum(msgs[i])
 			return
 		}
-		for w, v := range h {
-			st.H[w][l] = v
-		}
+		st.SetLane(l, h)
 		sums[i] = st.Digest(l)
 	}
 	s.Start(len(msgs), k.lanes, k.minLive, maxRecords)
@@ -141,7 +139,7 @@ func sumMany(sums [][Size]byte, detected []bool, msgs [][]byte, k *manyKernel) {
 			for live := s.Live(); live != 0; live &= live - 1 {
 				l := bits.TrailingZeros32(live)
 				whole, last := s.Rest(l, msgs, &pad)
-				h := [5]uint32{st.H[0][l], st.H[1][l], st.H[2][l], st.H[3][l], st.H[4][l]}
+				h := st.Lane(l)
 				col := len(whole) > 0 && block(&h, whole)
 				col = block(&h, last) || col
 				done(l, h)
@@ -170,7 +168,7 @@ func sumMany(sums [][Size]byte, detected []bool, msgs [][]byte, k *manyKernel) {
 		ended, all := s.Done()
 		for ; ended != 0; ended &= ended - 1 {
 			l := bits.TrailingZeros32(ended)
-			done(l, [5]uint32{st.H[0][l], st.H[1][l], st.H[2][l], st.H[3][l], st.H[4][l]})
+			done(l, st.Lane(l))
 		}
 		if all {
 			redo(sums, detected, msgs, &batch)

@@ -372,7 +372,17 @@ func (s *Scheduler) startLane(l int, m []byte, i int, pads *Pads, st *State) {
 	clear(pad[r+1 : end-8])
 	binary.BigEndian.PutUint64(pad[end-8:end], uint64(len(m))<<3)
 	s.jobs[l] = job{msg: i, whole: whole / BlockSize, end: end, left: (whole + end) / BlockSize}
-	for w, v := range initState {
+	st.SetLane(l, initState)
+}
+
+// Lane returns lane l's intermediate hash, its five words.
+func (st *State) Lane(l int) [5]uint32 {
+	return [5]uint32{st.H[0][l], st.H[1][l], st.H[2][l], st.H[3][l], st.H[4][l]}
+}
+
+// SetLane sets lane l's intermediate hash to h.
+func (st *State) SetLane(l int, h [5]uint32) {
+	for w, v := range h {
 		st.H[w][l] = v
 	}
 }
