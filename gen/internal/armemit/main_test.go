@@ -1,14 +1,17 @@
-package armemit
+package armemit_test
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	. "github.com/simdhash/simdhash/gen/internal/armemit"
+	"github.com/simdhash/simdhash/gen/internal/armemit/armtest"
 	"github.com/simdhash/simdhash/gen/internal/gencmd"
 )
 
@@ -104,35 +107,21 @@ func TestGeneratorWrites(t *testing.T) {
 // whose generator fails, returns an error saying why, prints nothing and
 // writes nothing.
 func TestGeneratorRefuses(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "x.s")
-	for _, c := range []struct {
-		args []string
-		msg  string
-	}{
-		{[]string{"-out", out, "-arch", "386"}, `invalid value "386" for flag -arch: "386" is not supported`},
-		{[]string{"-out", out, "-arch"}, "flag needs an argument: -arch"},
-		{[]string{"-out", out, "-bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"-out", out, "-n", "x"}, `invalid value "x" for flag -n`},
-		{[]string{"-out", out, "-n", "0"}, "-n 0 is not supported"},
-		{[]string{"-out", out, "extra"}, `unexpected arguments ["extra"]`},
-		{[]string{"-out", out, "--", "-arch", "386"}, `unexpected arguments ["-arch" "386"]`},
-		{nil, "nothing to do: give -out and/or -gnu"},
-		{[]string{"-n", "3"}, "nothing to do: give -out and/or -gnu"},
-	} {
-		var stderr strings.Builder
+	out := filepath.Join(t.TempDir(), "x.s")
+	armtest.Refuses(t, func(args []string, stderr io.Writer) error {
 		var flagsArch string
-		err := testGenerator(&flagsArch).Run(c.args, &stderr)
-		if err == nil || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%q: error %v, want one saying %q", c.args, err, c.msg)
-		}
-		if stderr.Len() > 0 {
-			t.Errorf("%q: printed %q", c.args, stderr.String())
-		}
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Error("a rejected run wrote its output")
-	}
+		return testGenerator(&flagsArch).Run(args, stderr)
+	}, out, []armtest.Refusal{
+		{Args: []string{"-out", out, "-arch", "386"}, Msg: `invalid value "386" for flag -arch: "386" is not supported`},
+		{Args: []string{"-out", out, "-arch"}, Msg: "flag needs an argument: -arch"},
+		{Args: []string{"-out", out, "-bogus"}, Msg: "flag provided but not defined: -bogus"},
+		{Args: []string{"-out", out, "-n", "x"}, Msg: `invalid value "x" for flag -n`},
+		{Args: []string{"-out", out, "-n", "0"}, Msg: "-n 0 is not supported"},
+		{Args: []string{"-out", out, "extra"}, Msg: `unexpected arguments ["extra"]`},
+		{Args: []string{"-out", out, "--", "-arch", "386"}, Msg: `unexpected arguments ["-arch" "386"]`},
+		{Msg: "nothing to do: give -out and/or -gnu"},
+		{Args: []string{"-n", "3"}, Msg: "nothing to do: give -out and/or -gnu"},
+	})
 }
 
 // TestGeneratorHelp checks that -help returns flag.ErrHelp and prints
