@@ -12,44 +12,30 @@ import (
 // register compare. Go's assembler knows all of them: they are written in
 // Go syntax, R1@>27 for r1, ror #27.
 
-// ShiftKind is the shift applied to a register operand.
-type ShiftKind = armemit.ShiftKind
-
-// The shifts.
-const (
-	LSL = armemit.LSL
-	LSR = armemit.LSR
-	ROR = armemit.ROR
-)
-
 // Shifted is a register operand shifted by a constant: R1<<3, R1>>3,
 // R1@>2. Make one with Reg.LSL, Reg.LSR or Reg.ROR.
-type Shifted struct {
-	Reg  Reg
-	Kind ShiftKind
-	N    int
-}
+type Shifted = armemit.Shifted[Reg]
 
 // Operand2 is the second source of a data-processing instruction: a
 // register (Reg) or a shifted register (Shifted).
-type Operand2 interface{ shifted() Shifted }
+type Operand2 = armemit.Operand2[Reg]
 
-func (r Reg) shifted() Shifted     { return Shifted{Reg: r} }
-func (s Shifted) shifted() Shifted { return s }
+// Operand returns r, unshifted (Operand2).
+func (r Reg) Operand() Shifted { return Shifted{Reg: r} }
 
 // LSL is r shifted left by n bits.
-func (r Reg) LSL(n int) Shifted { return Shifted{r, LSL, n} }
+func (r Reg) LSL(n int) Shifted { return Shifted{Reg: r, Kind: armemit.LSL, N: n} }
 
 // LSR is r shifted right (logical) by n bits.
-func (r Reg) LSR(n int) Shifted { return Shifted{r, LSR, n} }
+func (r Reg) LSR(n int) Shifted { return Shifted{Reg: r, Kind: armemit.LSR, N: n} }
 
 // ROR is r rotated right by n bits.
-func (r Reg) ROR(n int) Shifted { return Shifted{r, ROR, n} }
+func (r Reg) ROR(n int) Shifted { return Shifted{Reg: r, Kind: armemit.ROR, N: n} }
 
 // texts returns the Go and GNU forms of s.
-func (s Shifted) texts(op string) (goText, gnuText string) {
+func texts(s Shifted, op string) (goText, gnuText string) {
 	s.Reg.check()
-	if s.N == 0 && s.Kind == LSL {
+	if s.N == 0 && s.Kind == armemit.LSL {
 		return s.Reg.String(), s.Reg.gnuText()
 	}
 	need(s.N > 0 && s.N < 32, "%s: shift %d out of range 1..31", op, s.N)
@@ -57,10 +43,10 @@ func (s Shifted) texts(op string) (goText, gnuText string) {
 }
 
 func (f *Func) dataProc(goOp, gnuOp string, m Operand2, n, d Reg) {
-	s := m.shifted()
+	s := m.Operand()
 	n.check()
 	d.check()
-	mg, mu := s.texts(goOp)
+	mg, mu := texts(s, goOp)
 	f.scalar(goOp, []string{mg, n.String(), d.String()}, fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), mu), res(n, s.Reg), res(d))
 }
 

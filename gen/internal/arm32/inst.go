@@ -361,9 +361,9 @@ func (f *Func) LoadAddr(g *Global, r Reg) {
 // MOVW copies register m to r, or a shifted register: MOVW R1@>2, R1 is
 // the rotate ror r1, r1, #2.
 func (f *Func) MOVW(m Operand2, r Reg) {
-	s := m.shifted()
+	s := m.Operand()
 	r.check()
-	g, _ := s.texts("MOVW")
+	g, _ := texts(s, "MOVW")
 	gnu := fmt.Sprintf("mov %s, %s", r.gnuText(), s.Reg.gnuText())
 	if s.N != 0 {
 		gnu = fmt.Sprintf("%s %s, %s, #%d", s.Kind.GNU(), r.gnuText(), s.Reg.gnuText(), s.N)

@@ -19,39 +19,25 @@ const (
 	RSP                 // stack pointer: RSP (GNU: sp), only as a memory base
 )
 
-// ShiftKind is the shift applied to a register operand.
-type ShiftKind = armemit.ShiftKind
-
-// The shifts.
-const (
-	LSL = armemit.LSL
-	LSR = armemit.LSR
-	ROR = armemit.ROR
-)
-
-// Shifted is a register operand shifted by a constant: R1<<3, R1>>3, R1@>2.
-// Make one with Reg.LSL, Reg.LSR or Reg.ROR.
-type Shifted struct {
-	Reg  Reg
-	Kind ShiftKind
-	N    int
-}
+// Shifted is a register operand shifted by a constant: R1<<3, R1>>3,
+// R1@>2. Make one with Reg.LSL, Reg.LSR or Reg.ROR.
+type Shifted = armemit.Shifted[Reg]
 
 // Operand2 is the second source of a data-processing instruction: a
 // register (Reg) or a shifted register (Shifted).
-type Operand2 interface{ shifted() Shifted }
+type Operand2 = armemit.Operand2[Reg]
 
-func (r Reg) shifted() Shifted     { return Shifted{Reg: r} }
-func (s Shifted) shifted() Shifted { return s }
+// Operand returns r, unshifted (Operand2).
+func (r Reg) Operand() Shifted { return Shifted{Reg: r} }
 
 // LSL is r shifted left by n bits.
-func (r Reg) LSL(n int) Shifted { return Shifted{r, LSL, n} }
+func (r Reg) LSL(n int) Shifted { return Shifted{Reg: r, Kind: armemit.LSL, N: n} }
 
 // LSR is r shifted right (logical) by n bits.
-func (r Reg) LSR(n int) Shifted { return Shifted{r, LSR, n} }
+func (r Reg) LSR(n int) Shifted { return Shifted{Reg: r, Kind: armemit.LSR, N: n} }
 
 // ROR is r rotated right by n bits.
-func (r Reg) ROR(n int) Shifted { return Shifted{r, ROR, n} }
+func (r Reg) ROR(n int) Shifted { return Shifted{Reg: r, Kind: armemit.ROR, N: n} }
 
 // name returns r's Go name and its GNU name as a 32-bit (w) or 64-bit (x)
 // register.
@@ -80,9 +66,9 @@ func (r Reg) checkBase() {
 }
 
 // texts returns the Go and GNU forms of a second operand of size bits.
-func (s Shifted) texts(op string, bits int) (goText, gnuText string) {
+func texts(s Shifted, op string, bits int) (goText, gnuText string) {
 	g, u := s.Reg.name(bits == 64)
-	if s.N == 0 && s.Kind == LSL {
+	if s.N == 0 && s.Kind == armemit.LSL {
 		return g, u
 	}
 	need(s.Reg != ZR, "%s: a shifted ZR", op)
@@ -94,8 +80,8 @@ func (s Shifted) texts(op string, bits int) (goText, gnuText string) {
 // registers (or 64-bit when bits is 64). n may be ZR for the logical
 // instructions.
 func (f *Func) alu(goOp, gnuOp string, bits int, m Operand2, n, d Reg) {
-	s := m.shifted()
-	mg, mu := s.texts(goOp, bits)
+	s := m.Operand()
+	mg, mu := texts(s, goOp, bits)
 	ng, nu := n.name(bits == 64)
 	dg, du := d.name(bits == 64)
 	need(d != ZR && d != RSP && n != RSP && s.Reg != RSP, "%s: RSP or ZR where a register is needed", goOp)
@@ -109,8 +95,8 @@ func (f *Func) alu(goOp, gnuOp string, bits int, m Operand2, n, d Reg) {
 }
 
 func (f *Func) arith(goOp, gnuOp string, bits int, m Operand2, n, d Reg) {
-	s := m.shifted()
-	need(s.Kind != ROR, "%s: ADD and SUB take no rotated operand", goOp)
+	s := m.Operand()
+	need(s.Kind != armemit.ROR, "%s: ADD and SUB take no rotated operand", goOp)
 	need(n != ZR && s.Reg != ZR, "%s: ZR is the stack pointer's number in ADD and SUB; not allowed here", goOp)
 	f.alu(goOp, gnuOp, bits, m, n, d)
 }

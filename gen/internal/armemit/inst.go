@@ -93,3 +93,19 @@ func (k ShiftKind) GoOp() string { return [...]string{"<<", ">>", "@>"}[k] }
 
 // GNU is the shift's name in GNU syntax: lsl, lsr, ror.
 func (k ShiftKind) GNU() string { return [...]string{"lsl", "lsr", "ror"}[k] }
+
+// Shifted is a register operand shifted by a constant: R1<<3, R1>>3,
+// R1@>2, R being the instruction set's general register. The emitters
+// make one with their Reg's LSL, LSR and ROR.
+type Shifted[R any] struct {
+	Reg  R
+	Kind ShiftKind
+	N    int
+}
+
+// Operand2 is the second source of a data-processing instruction: a
+// register or a shifted register.
+type Operand2[R any] interface{ Operand() Shifted[R] }
+
+// Operand returns s (Operand2).
+func (s Shifted[R]) Operand() Shifted[R] { return s }
