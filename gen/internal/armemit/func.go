@@ -122,15 +122,9 @@ func (f *Func) GNU(start string) (string, error) {
 		case Label:
 			fmt.Fprintf(&b, "%s:\n", n)
 		case Comment:
-			for _, l := range n {
-				fmt.Fprintf(&b, "\t// %s\n", l)
-			}
+			writeComments(&b, n)
 		case *Inst:
-			for _, c := range n.notes {
-				for _, l := range c {
-					fmt.Fprintf(&b, "\t// %s\n", l)
-				}
-			}
+			writeComments(&b, n.notes...)
 			if n.GNU == "" {
 				return "", fmt.Errorf("%s: %s has no GNU form", f.name, n.Text())
 			}
@@ -138,4 +132,13 @@ func (f *Func) GNU(start string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// writeComments writes the lines of cs as GNU comments.
+func writeComments(b *strings.Builder, cs ...Comment) {
+	for _, c := range cs {
+		for _, l := range c {
+			fmt.Fprintf(b, "\t// %s\n", l)
+		}
+	}
 }

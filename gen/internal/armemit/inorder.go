@@ -84,15 +84,15 @@ func dependences(insts []*Inst, raw func(p, i *Inst, r string) int, waw func(p, 
 		for j := 0; j < i; j++ {
 			d := -1
 			for _, r := range insts[j].Out {
-				if contains(insts[i].In, r) {
+				if slices.Contains(insts[i].In, r) {
 					d = max(d, raw(insts[j], insts[i], r)) // read after write
 				}
-				if contains(insts[i].Out, r) {
+				if slices.Contains(insts[i].Out, r) {
 					d = max(d, waw(insts[j], insts[i])) // write after write
 				}
 			}
 			for _, r := range insts[j].In {
-				if contains(insts[i].Out, r) {
+				if slices.Contains(insts[i].Out, r) {
 					d = max(d, 0) // write after read
 				}
 			}

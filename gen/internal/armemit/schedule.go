@@ -156,12 +156,3 @@ func (c Core) scheduleRegion(nodes []any) []any {
 	}
 	return append(out, tail...)
 }
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
