@@ -160,43 +160,37 @@ func loadStoreOffset(op string, size int, m Mem) {
 
 // LDRW loads the 32-bit word at m into d, zeroing its high word (Go:
 // MOVWU off(Rn), Rd).
-func (f *Func) LDRW(m Mem, d Reg) {
-	loadStoreOffset("LDRW", 4, m)
-	_, du := d.name(false)
-	f.scalar("MOVWU", []string{m.goText(), d.String()}, fmt.Sprintf("ldr %s, %s", du, m.gnuText())).
-		rw(append(rs(m.Base), memRes(m, 4)...), rs(d)...).Latency = loadLatency
-}
+func (f *Func) LDRW(m Mem, d Reg) { f.load("LDRW", "MOVWU", 4, m, d) }
 
 // LDR loads the 64-bit word at m into d (Go: MOVD off(Rn), Rd).
-func (f *Func) LDR(m Mem, d Reg) {
-	loadStoreOffset("LDR", 8, m)
-	_, du := d.name(true)
-	f.scalar("MOVD", []string{m.goText(), d.String()}, fmt.Sprintf("ldr %s, %s", du, m.gnuText())).
-		rw(append(rs(m.Base), memRes(m, 8)...), rs(d)...).Latency = loadLatency
+func (f *Func) LDR(m Mem, d Reg) { f.load("LDR", "MOVD", 8, m, d) }
+
+// load appends the load of the word of size bytes (4 or 8) at m into d.
+func (f *Func) load(op, goOp string, size int, m Mem, d Reg) {
+	loadStoreOffset(op, size, m)
+	_, du := d.name(size == 8)
+	f.scalar(goOp, []string{m.goText(), d.String()}, fmt.Sprintf("ldr %s, %s", du, m.gnuText())).
+		rw(append(rs(m.Base), memRes(m, size)...), rs(d)...).Latency = loadLatency
 }
 
 // LDPW loads the 32-bit words at m and m+4 into d1 and d2 (Go: LDPW
 // off(Rn), (R1, R2)).
-func (f *Func) LDPW(m Mem, d1, d2 Reg) {
-	m.Base.checkBase()
-	need(m.Off%4 == 0 && m.Off >= -256 && m.Off <= 252, "LDPW: offset %d is not a multiple of 4 in -256..252", m.Off)
-	need(d1 != d2, "LDPW: both destinations are %v", d1)
-	_, u1 := d1.name(false)
-	_, u2 := d2.name(false)
-	f.scalar("LDPW", []string{m.goText(), fmt.Sprintf("(%v, %v)", d1, d2)}, fmt.Sprintf("ldp %s, %s, %s", u1, u2, m.gnuText())).
-		rw(append(rs(m.Base), memRes(m, 8)...), rs(d1, d2)...).Latency = loadLatency
-}
+func (f *Func) LDPW(m Mem, d1, d2 Reg) { f.loadPair("LDPW", 4, m, d1, d2) }
 
 // LDP loads the 64-bit words at m and m+8 into d1 and d2 (Go: LDP
 // off(Rn), (R1, R2)).
-func (f *Func) LDP(m Mem, d1, d2 Reg) {
+func (f *Func) LDP(m Mem, d1, d2 Reg) { f.loadPair("LDP", 8, m, d1, d2) }
+
+// loadPair appends the load of the two words of size bytes (4 or 8) at m
+// into d1 and d2; the offset is a signed, scaled 7-bit one.
+func (f *Func) loadPair(goOp string, size int, m Mem, d1, d2 Reg) {
 	m.Base.checkBase()
-	need(m.Off%8 == 0 && m.Off >= -512 && m.Off <= 504, "LDP: offset %d is not a multiple of 8 in -512..504", m.Off)
-	need(d1 != d2, "LDP: both destinations are %v", d1)
-	_, u1 := d1.name(true)
-	_, u2 := d2.name(true)
-	f.scalar("LDP", []string{m.goText(), fmt.Sprintf("(%v, %v)", d1, d2)}, fmt.Sprintf("ldp %s, %s, %s", u1, u2, m.gnuText())).
-		rw(append(rs(m.Base), memRes(m, 16)...), rs(d1, d2)...).Latency = loadLatency
+	need(m.Off%size == 0 && m.Off >= -64*size && m.Off <= 63*size, "%s: offset %d is not a multiple of %d in %d..%d", goOp, m.Off, size, -64*size, 63*size)
+	need(d1 != d2, "%s: both destinations are %v", goOp, d1)
+	_, u1 := d1.name(size == 8)
+	_, u2 := d2.name(size == 8)
+	f.scalar(goOp, []string{m.goText(), fmt.Sprintf("(%v, %v)", d1, d2)}, fmt.Sprintf("ldp %s, %s, %s", u1, u2, m.gnuText())).
+		rw(append(rs(m.Base), memRes(m, 2*size)...), rs(d1, d2)...).Latency = loadLatency
 }
 
 // STRW stores the low word of s at m (Go: MOVW Rs, off(Rn)).
