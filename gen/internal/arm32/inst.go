@@ -409,26 +409,6 @@ func (f *Func) CMP(imm int, n Reg) {
 	f.scalar("CMP", []string{fmt.Sprintf("$%d", imm), n.String()}, fmt.Sprintf("cmp %s, #%d", n.gnuText(), imm), res(n), []string{"flags"})
 }
 
-func (f *Func) branch(goOp, gnuOp, label string) {
-	f.Add(&armemit.Inst{Op: goOp, Args: []string{label}, GNU: gnuOp + " " + label,
-		Branch: true, Conditional: goOp != "B", Target: label, In: []string{"flags"}})
-}
-
-// B jumps to label.
-func (f *Func) B(label string) { f.branch("B", "b", label) }
-
-// BEQ jumps to label if the last comparison found equality (Z set).
-func (f *Func) BEQ(label string) { f.branch("BEQ", "beq", label) }
-
-// BNE jumps to label if Z is clear.
-func (f *Func) BNE(label string) { f.branch("BNE", "bne", label) }
-
-// BHS jumps to label if the comparison was unsigned >= (carry set).
-func (f *Func) BHS(label string) { f.branch("BHS", "bhs", label) }
-
-// BLO jumps to label if the comparison was unsigned < (carry clear).
-func (f *Func) BLO(label string) { f.branch("BLO", "blo", label) }
-
 // RET returns. (Go assembles it as ADD $0, R14, R15; it has no GNU form here.)
 func (f *Func) RET() { f.Add(&armemit.Inst{Op: "RET", Terminal: true}) }
 

@@ -518,26 +518,6 @@ func (f *Func) CSEL(c Cond, n, m, d Reg) {
 		rw(rs(n, m, "flags"), rs(d)...)
 }
 
-func (f *Func) branch(goOp, gnuOp, label string) {
-	f.Add(&inst{Op: goOp, Args: []string{label}, GNU: gnuOp + " " + label,
-		Branch: true, Conditional: goOp != "B", Target: label, In: []string{"flags"}})
-}
-
-// B jumps to label.
-func (f *Func) B(label string) { f.branch("B", "b", label) }
-
-// BEQ jumps to label if the last comparison found equality (Z set).
-func (f *Func) BEQ(label string) { f.branch("BEQ", "b.eq", label) }
-
-// BNE jumps to label if Z is clear.
-func (f *Func) BNE(label string) { f.branch("BNE", "b.ne", label) }
-
-// BHS jumps to label if the comparison was unsigned >= (carry set).
-func (f *Func) BHS(label string) { f.branch("BHS", "b.hs", label) }
-
-// BLO jumps to label if the comparison was unsigned < (carry clear).
-func (f *Func) BLO(label string) { f.branch("BLO", "b.lo", label) }
-
 // CBZ jumps to label if r is zero.
 func (f *Func) CBZ(r Reg, label string) {
 	r.check()
