@@ -161,13 +161,7 @@ func TestKnownWords(t *testing.T) {
 }
 
 // testFunc is a function outside any file, of a signature with a slice.
-func testFunc() *Func {
-	f, err := newFunc("t", "func(p []byte)")
-	if err != nil {
-		panic(err)
-	}
-	return f
-}
+func testFunc() *Func { return armemit.Must(newFunc("t", "func(p []byte)")) }
 
 // TestShapes checks that operand shapes an instruction lacks are refused
 // when the generator runs.

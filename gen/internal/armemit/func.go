@@ -34,6 +34,16 @@ func NewFunc(name string, sig *gotypes.Signature, argBytes int, isas []string, c
 	return &Func{name: name, sig: sig, argBytes: argBytes, isas: isas, cond: cond}
 }
 
+// Must returns v, and panics if err is not nil: for the emitters' checks
+// of constant arguments (a build constraint, a signature), which fail
+// only if the generator is wrong.
+func Must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 // Name is the function's name.
 func (f *Func) Name() string { return f.name }
 

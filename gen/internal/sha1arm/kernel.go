@@ -46,7 +46,7 @@ func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) 
 			chk = CheckTable(file, "ubcD")
 		}
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, c.Signature()))
+			fn := armemit.Must(f.Func(name, c.Signature()))
 			fn.SetFrame(a64Frame)
 			if chk != nil {
 				chk.F, chk.Base = fn, Reg(checkBase)
@@ -64,7 +64,7 @@ func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) 
 		file = f.File
 		k := KTable(file, "sha1NEONK")
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, sha1sched.Contract{}.Signature()))
+			fn := armemit.Must(f.Func(name, sha1sched.Contract{}.Signature()))
 			fn.SetFrame(a32Frame)
 			return &a32{f: fn, ktab: k}
 		}
@@ -82,16 +82,6 @@ func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) 
 		return nil, "", err
 	}
 	return file, loop, nil
-}
-
-// must returns v, and panics if err is not nil: for the emitters' checks
-// of constant arguments (the signature), which fail only if this program
-// is wrong.
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic("sha1arm: " + err.Error())
-	}
-	return v
 }
 
 // KTable adds to file the DATA symbol name holding the round constants:
