@@ -80,12 +80,7 @@ func (a Arrangement) Lanes() int { return arrangements[a].lanes }
 func (a Arrangement) Bytes() int { return a.ElemBits() * a.Lanes() / 8 }
 
 // q is the Q bit of most SIMD encodings: 1 for a 128-bit operand.
-func (a Arrangement) q() uint32 {
-	if a.Bytes() == 16 {
-		return 1
-	}
-	return 0
-}
+func (a Arrangement) q() uint32 { return uint32(a.Bytes() / 16) }
 
 // size is the two-bit element size field: 0 for bytes up to 3 for doublewords.
 func (a Arrangement) size() uint32 {
