@@ -80,13 +80,12 @@ func (m *a32) storeRing(s vreg, off int) {
 	m.f.VSTR(q32(s).Lo(), SP, a32Ring+off)
 	m.f.VSTR(q32(s).Hi(), SP, a32Ring+off+8)
 }
-func (m *a32) loadRing(off int, d greg) { m.f.LDR(SP, a32Ring+off, r32(d)) }
-func (m *a32) loadPairRing(off int, d1, d2 greg) {
-	panic("sha1arm: 32-bit ARM loads one W+K word at a time")
-}
-func (m *a32) load64Ring(off int, d greg) { panic("sha1arm: 32-bit ARM loads one W+K word at a time") }
-func (m *a32) loadPair64Ring(off int, d1, d2 greg) {
-	panic("sha1arm: 32-bit ARM loads one W+K word at a time")
+
+func (m *a32) loadRing(l Loads, off int, d [2]greg) {
+	if l != LoadsW {
+		panic("sha1arm: 32-bit ARM loads one W+K word at a time")
+	}
+	m.f.LDR(SP, a32Ring+off, r32(d[0]))
 }
 
 func (m *a32) loadBlock(ptr greg, g int, d vreg) { m.f.VLD1(r32(ptr), Advance, Regs(q32(d))) }

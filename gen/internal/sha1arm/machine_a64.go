@@ -76,14 +76,20 @@ func (m *a64) mov(s, d greg)         { m.f.MOVWReg(x(s), x(d)) }
 func (m *a64) load(base greg, off int, d greg) { m.f.LDRW(x(base).At(off), x(d)) }
 func (m *a64) store(s, base greg, off int)     { m.f.STRW(x(s), x(base).At(off)) }
 
-func (m *a64) storeRing(s vreg, off int)  { m.f.VST1Stack(x(m.slots[off/16]), a64Ring+off, vv(s).S4()) }
-func (m *a64) loadRing(off int, d greg)   { m.f.LDRW(RSP.At(a64Ring+off), x(d)) }
-func (m *a64) load64Ring(off int, d greg) { m.f.LDR(RSP.At(a64Ring+off), x(d)) }
-func (m *a64) loadPairRing(off int, d1, d2 greg) {
-	m.f.LDPW(RSP.At(a64Ring+off), x(d1), x(d2))
-}
-func (m *a64) loadPair64Ring(off int, d1, d2 greg) {
-	m.f.LDP(RSP.At(a64Ring+off), x(d1), x(d2))
+func (m *a64) storeRing(s vreg, off int) { m.f.VST1Stack(x(m.slots[off/16]), a64Ring+off, vv(s).S4()) }
+
+func (m *a64) loadRing(l Loads, off int, d [2]greg) {
+	at := RSP.At(a64Ring + off)
+	switch l {
+	case LoadsW:
+		m.f.LDRW(at, x(d[0]))
+	case LoadsPair:
+		m.f.LDPW(at, x(d[0]), x(d[1]))
+	case LoadsX:
+		m.f.LDR(at, x(d[0]))
+	case LoadsPairX:
+		m.f.LDP(at, x(d[0]), x(d[1]))
+	}
 }
 
 func (m *a64) moveRing(s vreg, half int, d greg) { m.f.FMOVX(vv(s), half, x(d)) }
