@@ -32,15 +32,14 @@ func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) 
 		return nil, "", err
 	}
 	b := &backend{arch: a, p: p, regs: a.regPlan()}
-	var file *armemit.File
+	file, err := armemit.NewFile(constraint)
+	if err != nil {
+		return nil, "", err
+	}
+	k := KTable(file, "sha1NEONK")
 	switch a {
 	case ARM64:
-		f, err := arm64.NewFile(constraint)
-		if err != nil {
-			return nil, "", err
-		}
-		file = f.File
-		k := KTable(file, "sha1NEONK")
+		f := &arm64.File{File: file}
 		var chk *CheckA64
 		if c.Result == sha1sched.Checked {
 			chk = CheckTable(file, "ubcD")
@@ -57,12 +56,7 @@ func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) 
 			return &a64{f: fn, ktab: k, slots: [4]greg(b.regs.ring)}
 		}
 	case ARM:
-		f, err := arm32.NewFile(constraint)
-		if err != nil {
-			return nil, "", err
-		}
-		file = f.File
-		k := KTable(file, "sha1NEONK")
+		f := &arm32.File{File: file}
 		b.newMachine = func(name string) machine {
 			fn := armemit.Must(f.Func(name, sha1sched.Contract{}.Signature()))
 			fn.SetFrame(a32Frame)
