@@ -290,31 +290,26 @@ func (p Post) gnu(base Reg) string {
 
 // VLD1 loads the consecutive registers of list from (base), bytes in
 // memory order (vld1.8), which needs no alignment.
-func (f *Func) VLD1(base Reg, post Post, list []DReg) {
-	base.check()
-	l := regList("vld1", list)
-	in, out := res(base, "mem"), res(list)
-	if post.kind == 2 {
-		in = append(in, post.inc.String())
-	}
-	if post.kind != 0 {
-		out = append(out, base.String())
-	}
-	f.neon("NEON", encLdSt(true, len(list), base, list[0], post.rm()), fmt.Sprintf("vld1.8 %s, %s", l, post.gnu(base)), in, out)
-}
+func (f *Func) VLD1(base Reg, post Post, list []DReg) { f.ldst1(true, base, post, list) }
 
 // VST1 stores the consecutive registers of list to (base) (vst1.8).
-func (f *Func) VST1(list []DReg, base Reg, post Post) {
+func (f *Func) VST1(list []DReg, base Reg, post Post) { f.ldst1(false, base, post, list) }
+
+// ldst1 appends VLD1 (load) or VST1 of list at (base).
+func (f *Func) ldst1(load bool, base Reg, post Post, list []DReg) {
 	base.check()
-	l := regList("vst1", list)
-	in, out := res(list, base, "mem"), []string{"mem"}
+	op, in, out := "vld1", res(base, "mem"), res(list)
+	if !load {
+		op, in, out = "vst1", res(list, base, "mem"), []string{"mem"}
+	}
+	l := regList(op, list)
 	if post.kind == 2 {
 		in = append(in, post.inc.String())
 	}
 	if post.kind != 0 {
 		out = append(out, base.String())
 	}
-	f.neon("NEON", encLdSt(false, len(list), base, list[0], post.rm()), fmt.Sprintf("vst1.8 %s, %s", l, post.gnu(base)), in, out)
+	f.neon("NEON", encLdSt(load, len(list), base, list[0], post.rm()), fmt.Sprintf("%s.8 %s, %s", op, l, post.gnu(base)), in, out)
 }
 
 // --- General-purpose registers and control flow (Go syntax) ---
@@ -432,19 +427,20 @@ func sReg(op string, q QReg) uint32 {
 // words (the VFP load of S4d; off is a multiple of 4 below 1024; d is one
 // of Q0-Q7).
 func (f *Func) VLDR32(base Reg, off int, d QReg) {
-	base.check()
-	need(off >= 0 && off < 1024 && off%4 == 0, "vldr: offset %d is not a multiple of 4 in 0..1020", off)
-	s := sReg("vldr", d)
-	f.neon("NEON", encVLDR32|uint32(base)<<16|(s>>1)<<12|(s&1)<<22|uint32(off/4),
-		fmt.Sprintf("vldr s%d, [%s, #%d]", s, base.gnuText(), off), res(base, "mem", d.Lo()), res(d.Lo()))
+	f.vfp32("vldr", encVLDR32, base, off, d, res(base, "mem", d.Lo()), res(d.Lo()))
 }
 
 // VSTR32 stores word 0 of s at off(base) (the VFP store of S4s; off is a
 // multiple of 4 below 1024; s is one of Q0-Q7).
 func (f *Func) VSTR32(s QReg, base Reg, off int) {
+	f.vfp32("vstr", encVSTR32, base, off, s, res(s.Lo(), base, "mem"), []string{"mem"})
+}
+
+// vfp32 appends the VFP load or store op of word 0 of q at off(base).
+func (f *Func) vfp32(op string, enc uint32, base Reg, off int, q QReg, in, out []string) {
 	base.check()
-	need(off >= 0 && off < 1024 && off%4 == 0, "vstr: offset %d is not a multiple of 4 in 0..1020", off)
-	n := sReg("vstr", s)
-	f.neon("NEON", encVSTR32|uint32(base)<<16|(n>>1)<<12|(n&1)<<22|uint32(off/4),
-		fmt.Sprintf("vstr s%d, [%s, #%d]", n, base.gnuText(), off), res(s.Lo(), base, "mem"), []string{"mem"})
+	need(off >= 0 && off < 1024 && off%4 == 0, "%s: offset %d is not a multiple of 4 in 0..1020", op, off)
+	n := sReg(op, q)
+	f.neon("NEON", enc|uint32(base)<<16|(n>>1)<<12|(n&1)<<22|uint32(off/4),
+		fmt.Sprintf("%s s%d, [%s, #%d]", op, n, base.gnuText(), off), in, out)
 }
