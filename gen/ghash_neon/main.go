@@ -116,26 +116,24 @@ func oneOf(flagName string, n int, allowed ...int) error {
 // target makes the file for an architecture and the machine of each of
 // its functions.
 func target(arch string) (*armemit.File, func(name, sig string) (machine, error), error) {
+	file, err := armemit.NewFile(arch + " && !purego")
+	if err != nil {
+		return nil, nil, err
+	}
 	switch arch {
 	case "arm64":
-		file, err := arm64.NewFile("arm64 && !purego")
-		if err != nil {
-			return nil, nil, err
-		}
-		rot := rotationTable(file)
-		return file.File, func(name, sig string) (machine, error) {
-			f, err := file.Func(name, sig)
-			return &a64{f: f, rot: rot, tmp: arm64.R4}, err
+		f := &arm64.File{File: file}
+		rot := rotationTable(f)
+		return file, func(name, sig string) (machine, error) {
+			fn, err := f.Func(name, sig)
+			return &a64{f: fn, rot: rot, tmp: arm64.R4}, err
 		}, nil
 	case "arm":
-		file, err := arm32.NewFile("arm && !purego")
-		if err != nil {
-			return nil, nil, err
-		}
-		nibble := bitrevTable(file)
-		return file.File, func(name, sig string) (machine, error) {
-			f, err := file.Func(name, sig)
-			return &a32{f: f, nibble: nibble, tbl: arm32.R5}, err
+		f := &arm32.File{File: file}
+		nibble := bitrevTable(f)
+		return file, func(name, sig string) (machine, error) {
+			fn, err := f.Func(name, sig)
+			return &a32{f: fn, nibble: nibble, tbl: arm32.R5}, err
 		}, nil
 	}
 	return nil, nil, fmt.Errorf("no architecture %q", arch)
