@@ -2,6 +2,7 @@ package arm32
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -145,18 +146,11 @@ func (f *Func) VTBL(m DReg, table []DReg, d DReg) {
 		fmt.Sprintf("vtbl.8 %v, %s, %v", d, list, m), res(table, m), res(d))
 }
 
+// elemSize is the size field of elements of size bits (8, 16, 32 or 64),
+// which must be one of allowed: 0 for bytes up to 3 for doublewords.
 func elemSize(op string, size int, allowed ...int) uint32 {
-	for i, a := range []int{8, 16, 32, 64} {
-		if a == size {
-			for _, b := range allowed {
-				if b == size {
-					return uint32(i)
-				}
-			}
-		}
-	}
-	need(false, "%s: element size %d not allowed (want one of %v)", op, size, allowed)
-	return 0
+	need(slices.Contains(allowed, size), "%s: element size %d not allowed (want one of %v)", op, size, allowed)
+	return uint32(bits.TrailingZeros(uint(size / 8)))
 }
 
 func (f *Func) pairwise(name string, enc uint32, size int, m, d Vec) {

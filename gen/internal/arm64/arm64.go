@@ -83,17 +83,7 @@ func (a Arrangement) Bytes() int { return a.ElemBits() * a.Lanes() / 8 }
 func (a Arrangement) q() uint32 { return uint32(a.Bytes() / 16) }
 
 // size is the two-bit element size field: 0 for bytes up to 3 for doublewords.
-func (a Arrangement) size() uint32 {
-	switch a.ElemBits() {
-	case 8:
-		return 0
-	case 16:
-		return 1
-	case 32:
-		return 2
-	}
-	return 3
-}
+func (a Arrangement) size() uint32 { return [...]uint32{8: 0, 16: 1, 32: 2, 64: 3}[a.ElemBits()] }
 
 // VReg is one of the 32 SIMD registers V0–V31.
 type VReg uint8

@@ -2,6 +2,7 @@ package arm64
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/armemit"
@@ -76,12 +77,7 @@ func sameArr(op string, xs ...Vec) {
 }
 
 func oneOf(op string, x Vec, allowed ...Arrangement) {
-	for _, a := range allowed {
-		if x.Arr == a {
-			return
-		}
-	}
-	need(false, "%s: arrangement %v not allowed (want one of %v)", op, x.Arr, allowed)
+	need(slices.Contains(allowed, x.Arr), "%s: arrangement %v not allowed (want one of %v)", op, x.Arr, allowed)
 }
 
 var bytesArr = []Arrangement{B8, B16}
