@@ -38,6 +38,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
@@ -105,10 +106,8 @@ func knobValues(arch string) (pmullBlocks, pmullWays, neonBlocks []int) {
 }
 
 func oneOf(flagName string, n int, allowed ...int) error {
-	for _, a := range allowed {
-		if n == a {
-			return nil
-		}
+	if slices.Contains(allowed, n) {
+		return nil
 	}
 	return fmt.Errorf("%s %d is not supported: use one of %v", flagName, n, allowed)
 }

@@ -145,13 +145,7 @@ func (m *neon8) mulAdd(g *gen, acc *product, a, k operand, h half) {
 	// issued.
 	pending := terms
 	for len(pending) > 0 {
-		n := len(g.regs.free) - 1
-		if n > len(pending) {
-			n = len(pending)
-		}
-		if n < 1 {
-			n = 1
-		}
+		n := max(1, min(len(g.regs.free)-1, len(pending)))
 		group := pending[:n]
 		pending = pending[n:]
 		var prods []vreg
