@@ -21,25 +21,10 @@ func sameWidth(op string, xs ...Vec) {
 	}
 }
 
-// latency is the scheduler's model of a result's delay: loads 4 cycles,
-// polynomial multiplies 5, the SHA-1 instructions 6 (SHA1C's four rounds
-// on the Cortex-A57), other NEON operations 3.
-func latency(gnu string) int {
-	switch {
-	case strings.HasPrefix(gnu, "vld"):
-		return 4
-	case strings.HasPrefix(gnu, "vmull"):
-		return 5
-	case strings.HasPrefix(gnu, "sha1"):
-		return 6
-	}
-	return 3
-}
-
 // neon appends a NEON instruction as WORD, with what it reads and writes.
 func (f *Func) neon(isa string, enc uint32, gnu string, in, out []string) *armemit.Inst {
 	f.checkLR(gnu, in, out)
-	return f.Add(&armemit.Inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: isa, In: in, Out: out, Latency: latency(gnu)})
+	return f.Add(&armemit.Inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: isa, In: in, Out: out, Latency: armemit.VectorLatency(gnu, "vld", "vmull", "sha1")})
 }
 
 // --- Bitwise logic (D or Q) ---

@@ -46,22 +46,6 @@ func (i built) rw(in []string, out ...string) built {
 	return i
 }
 
-// latency is the scheduler's model of an instruction's result delay:
-// loads 4 cycles, polynomial multiplies 5, the SHA-1 instructions 6 (the
-// four rounds of SHA1C on the Cortex-A53 and A57), other vector
-// operations 3.
-func latency(goOp string) int {
-	switch {
-	case strings.HasPrefix(goOp, "VLD1"):
-		return 4
-	case strings.HasPrefix(goOp, "VPMULL"):
-		return 5
-	case strings.HasPrefix(goOp, "SHA1"):
-		return 6
-	}
-	return 3
-}
-
 // operand shape checks, panicking at generation time.
 
 func need(cond bool, format string, args ...any) {
@@ -84,12 +68,13 @@ var bytesArr = []Arrangement{B8, B16}
 
 // vector appends a SIMD instruction that Go's assembler knows.
 func (f *Func) vector(isa, goOp string, goArgs []string, gnu string) built {
-	return built{f.Add(&inst{Op: goOp, Args: goArgs, GNU: gnu, ISA: isa, Latency: latency(goOp)})}
+	return built{f.Add(&inst{Op: goOp, Args: goArgs, GNU: gnu, ISA: isa, Latency: armemit.VectorLatency(goOp, "VLD1", "VPMULL", "SHA1")})}
 }
 
-// word appends a SIMD instruction that Go's assembler lacks, as WORD.
+// word appends a SIMD instruction that Go's assembler lacks, as WORD
+// (whose latency, none of those VectorLatency names, is 3).
 func (f *Func) word(enc uint32, gnu string) built {
-	return built{f.Add(&inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: "ASIMD", Latency: latency("WORD")})}
+	return built{f.Add(&inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: "ASIMD", Latency: 3})}
 }
 
 // three appends a Go-known instruction of the form OP Vm, Vn, Vd (GNU: op vd, vn, vm).
