@@ -2,7 +2,6 @@ package armemit
 
 import (
 	"slices"
-	"sort"
 	"strconv"
 )
 
@@ -431,24 +430,17 @@ func (g *graph) reduced() *graph {
 	}
 	r := &graph{insts: g.insts, succ: make([][]edge, n), pred: make([][]edge, n), pinned: g.pinned}
 	for i := range g.pred {
-		preds := append([]edge(nil), g.pred[i]...)
-		sort.Slice(preds, func(a, b int) bool { return preds[a].other > preds[b].other })
-		var kept []edge
+		preds := slices.Clone(g.pred[i])
+		slices.SortFunc(preds, func(a, b edge) int { return b.other - a.other })
 		for _, e := range preds {
-			implied := false
-			for _, k := range kept {
-				if d, ok := delay[e.other][k.other]; ok && d+k.delay >= e.delay {
-					implied = true
-					break
-				}
-			}
+			implied := slices.ContainsFunc(r.pred[i], func(k edge) bool {
+				d, ok := delay[e.other][k.other]
+				return ok && d+k.delay >= e.delay
+			})
 			if !implied {
-				kept = append(kept, e)
+				r.pred[i] = append(r.pred[i], e)
+				r.succ[e.other] = append(r.succ[e.other], edge{i, e.delay})
 			}
-		}
-		for _, e := range kept {
-			r.pred[i] = append(r.pred[i], e)
-			r.succ[e.other] = append(r.succ[e.other], edge{i, e.delay})
 		}
 	}
 	return r
