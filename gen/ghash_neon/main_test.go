@@ -78,10 +78,7 @@ func TestBadKnobs(t *testing.T) {
 // tests would also catch, but only on arm hardware or under qemu).
 func TestLayoutMatchesGo(t *testing.T) {
 	for _, name := range []string{"kernel_neon.go"} {
-		src, err := os.ReadFile(filepath.Join("..", "..", "ghash", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := armtest.Must(os.ReadFile(filepath.Join("..", "..", "ghash", name)))(t)
 		for constant, want := range map[string]int{
 			"asmKeyWords":    asmKeyWords,
 			"pmullMaxBlocks": pmullMaxBlocks,

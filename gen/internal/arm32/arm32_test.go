@@ -132,14 +132,8 @@ const gnuPrelude = "\t.syntax unified\n\t.arch armv8-a\n\t.fpu crypto-neon-fp-ar
 // assembler, and that each Go-syntax instruction is the GNU one its
 // comment and the -gnu export claim.
 func TestEncodings(t *testing.T) {
-	file, err := NewFile("arm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := file.Func("every", "func()")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm"))(t)
+	f := armtest.Must(file.Func("every", "func()"))(t)
 	f.SetFrame(8) // R14 is free
 	every(f)
 	armtest.Encodings(t, file.File, f.Func, "arm", "arm-linux-gnueabihf-", gnuPrelude, 1)
@@ -204,32 +198,20 @@ func TestShapes(t *testing.T) {
 // TestFrame checks argument offsets and the TEXT line against gc's layout
 // on arm: 4-byte pointers and ints, slices of 12 bytes.
 func TestFrame(t *testing.T) {
-	file, err := NewFile("arm && !purego")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := file.Func("kern", "func(y *[16]byte, key *[30]uint64, p []byte)")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm && !purego"))(t)
+	f := armtest.Must(file.Func("kern", "func(y *[16]byte, key *[30]uint64, p []byte)"))(t)
 	f.LoadArg(f.Arg("y"), R0)
 	f.LoadArg(f.Arg("key"), R1)
 	f.LoadArg(f.Arg("p").Base(), R2)
 	f.LoadArg(f.Arg("p").Len(), R3)
 	f.VMULLP64(Dn(1), Dn(0), Q0)
 	f.RET()
-	g, err := file.Func("count", "func(s string, n uint32) (r int, ok uintptr)")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := armtest.Must(file.Func("count", "func(s string, n uint32) (r int, ok uintptr)"))(t)
 	g.LoadArg(g.Arg("s").Len(), R0)
 	g.LoadArg(g.Arg("n"), R1)
 	g.LoadArg(g.Arg("ok"), R2)
 	g.RET()
-	b, err := file.Bytes([]string{"go", "run", "example.com/gen"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := armtest.Must(file.Bytes([]string{"go", "run", "example.com/gen"}))(t)
 	armtest.Contains(t, b,
 		"//go:build arm && !purego\n",
 		"// func kern(y *[16]byte, key *[30]uint64, p []byte)\n// Requires: NEON, PMULL\nTEXT ·kern(SB), NOSPLIT, $0-20\n",
@@ -245,10 +227,7 @@ func TestAsmdecl(t *testing.T) {
 		t.Skip("runs go vet on a temporary module")
 	}
 	goBin, _ := gentest.GoTool(t)
-	file, err := NewFile("arm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm"))(t)
 	decls := map[string]string{
 		"kern":  "func(y *[16]byte, key *[30]uint64, p []byte)",
 		"count": "func(s string, n uint32, b []uint16) (r int, ok uint32)",
@@ -256,20 +235,14 @@ func TestAsmdecl(t *testing.T) {
 	var goSrc strings.Builder
 	goSrc.WriteString("package x\n\n")
 	for _, name := range []string{"kern", "count"} {
-		f, err := file.Func(name, decls[name])
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := armtest.Must(file.Func(name, decls[name]))(t)
 		fmt.Fprintf(&goSrc, "func %s%s\n", name, strings.TrimPrefix(decls[name], "func"))
 		for comp := range f.offsets {
 			f.LoadArg(Arg{f, comp}, R0)
 		}
 		f.RET()
 	}
-	b, err := file.Bytes([]string{"test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := armtest.Must(file.Bytes([]string{"test"}))(t)
 	dir := t.TempDir()
 	for name, text := range map[string]string{"go.mod": "module x\n\ngo 1.21\n", "x.go": goSrc.String(), "x_arm.s": string(b)} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -301,10 +274,7 @@ func TestScheduleHalves(t *testing.T) {
 	f.SUBS(16, R3, R3)
 	f.BNE("loop")
 	f.Schedule()
-	got, err := f.GNU("loop")
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := armtest.Must(f.GNU("loop"))(t)
 	pos := armtest.Lines(got)
 	mul, use := pos["vmull.p8 q0, d16, d17"], pos["veor d1, d1, d20"]
 	if use < mul+2 {

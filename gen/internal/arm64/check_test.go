@@ -9,14 +9,8 @@ import (
 // The check's instructions, assembled by Go's assembler and by GNU as
 // (as TestEncodings does for the others), and SSHR's WORD pinned.
 func TestCheckEncodings(t *testing.T) {
-	file, err := NewFile("arm64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := file.Func("check", "func() (n uint32)")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm64"))(t)
+	f := armtest.Must(file.Func("check", "func() (n uint32)"))(t)
 	f.VSSHR(31, V2.S4(), V1.S4())
 	f.VSSHR(1, V31.S4(), V0.S4())
 	f.MVN(R19, R20)

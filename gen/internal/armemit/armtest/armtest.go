@@ -16,16 +16,25 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/gentest"
 )
 
+// Must returns v, or ends the test with err: for a test's steps that fail
+// only if the package is wrong, as file := armtest.Must(NewFile(expr))(t).
+func Must[T any](v T, err error) func(t *testing.T) T {
+	return func(t *testing.T) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
 // Encodings prints file, which holds f, with Go's assembler and f in GNU
 // syntax after prelude (the directives GNU as needs) with GNU as, and
 // compares every instruction's machine words (gentest.CompareEncodings,
 // prologue words before the first instruction).
 func Encodings(t *testing.T, file *armemit.File, f *armemit.Func, goarch, prefix, prelude string, prologue int) {
 	t.Helper()
-	src, err := file.Bytes([]string{"test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := Must(file.Bytes([]string{"test"}))(t)
 	var gnu strings.Builder
 	gnu.WriteString(prelude)
 	var insts []gentest.Encoding
@@ -114,13 +123,8 @@ func Deterministic(t *testing.T, names []string, generate func(name string) (*ar
 	for _, name := range names {
 		var out [2][]byte
 		for i := range out {
-			file, err := generate(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out[i], err = file.Bytes([]string{"test"}); err != nil {
-				t.Fatal(err)
-			}
+			file := Must(generate(name))(t)
+			out[i] = Must(file.Bytes([]string{"test"}))(t)
 		}
 		if string(out[0]) != string(out[1]) {
 			t.Errorf("%s: two runs gave different files", name)
