@@ -364,10 +364,7 @@ func (c InOrder) refine(second InOrder, insts []*Inst, window int) []int {
 	g1 := s1.g
 	limit := s1.cycles(order)
 	best := s2.cycles(order)
-	pos := make([]int, n) // pos[i] is the place of instruction i in order
-	for i := range pos {
-		pos[i] = i
-	}
+	pos := slices.Clone(order) // pos[i] is the place of instruction i in order
 	moved := make([]int, n)
 	move := func(from, to int) { // the instruction at from goes to to
 		copy(moved, order)
