@@ -118,17 +118,16 @@ func (m *a32) xor(x, n, mm vreg)  { m.f.VEOR(q(mm), q(n), q(x)) }
 func (m *a32) ext8(x, n, mm vreg) { m.f.VEXT(8, q(mm), q(n), q(x)) }
 
 func (m *a32) lowHalves(x, n, mm vreg) {
-	if x == mm { // write the high half first, which reads mm's low half
+	hiFirst := x == mm // write the high half first, which reads mm's low half
+	if hiFirst {
 		m.f.VMOV(d(mm, lo), d(x, hi))
-		if x != n {
-			m.f.VMOV(d(n, lo), d(x, lo))
-		}
-		return
 	}
 	if x != n {
 		m.f.VMOV(d(n, lo), d(x, lo))
 	}
-	m.f.VMOV(d(mm, lo), d(x, hi))
+	if !hiFirst {
+		m.f.VMOV(d(mm, lo), d(x, hi))
+	}
 }
 
 // bitrev looks up both nibbles of every byte in a 16-byte table holding
