@@ -107,6 +107,26 @@ func dependences(insts []*Inst, raw func(p, i *Inst, r string) int, waw func(p, 
 	return g
 }
 
+// start returns what a list scheduler of g begins with: the priority of
+// each instruction, the longest chain of delays from it to the end (last(i)
+// at the least), the number of predecessors each waits for, and how many
+// instructions it places (all but a pinned branch).
+func (g *graph) start(last func(i int) int) (prio, npred []int, free int) {
+	n := len(g.insts)
+	prio, npred, free = make([]int, n), make([]int, n), n
+	if g.pinned {
+		free = n - 1
+	}
+	for i := n - 1; i >= 0; i-- {
+		npred[i] = len(g.pred[i])
+		prio[i] = last(i)
+		for _, e := range g.succ[i] {
+			prio[i] = max(prio[i], e.delay+prio[e.other])
+		}
+	}
+	return prio, npred, free
+}
+
 // core is a simulated core issuing the instructions of one stretch in
 // order, with what c's functions say of each instruction worked out once
 // (the list scheduler and RefineInOrder ask many times).
@@ -210,22 +230,7 @@ func (s *core) cycles(order []int) int {
 // order builds an order of g by list scheduling on c.
 func (c InOrder) order(g *graph) []int {
 	n := len(g.insts)
-	// prio is the chain of delays from each instruction to the end.
-	prio := make([]int, n)
-	for i := n - 1; i >= 0; i-- {
-		prio[i] = c.Done(g.insts[i])
-		for _, e := range g.succ[i] {
-			prio[i] = max(prio[i], e.delay+prio[e.other])
-		}
-	}
-	free := n
-	if g.pinned {
-		free = n - 1
-	}
-	npred := make([]int, n)
-	for i := range g.pred {
-		npred[i] = len(g.pred[i])
-	}
+	prio, npred, free := g.start(func(i int) int { return c.Done(g.insts[i]) })
 	ready := make([]int, n)
 	done := make([]bool, n)
 	s := c.newCore(g)

@@ -91,22 +91,7 @@ func (c Core) scheduleRegion(nodes []any) []any {
 		func(p, _ *Inst, r string) int { return c.latency(p, r) },
 		func(_, _ *Inst) int { return 1 })
 	n, pinned, succ := len(insts), g.pinned, g.succ
-	free := n
-	if pinned {
-		free = n - 1
-	}
-	npred := make([]int, n)
-	for i := range npred {
-		npred[i] = len(g.pred[i])
-	}
-	// Priority: the longest chain of delays from an instruction to the end.
-	prio := make([]int, n)
-	for i := n - 1; i >= 0; i-- {
-		prio[i] = 1
-		for _, e := range succ[i] {
-			prio[i] = max(prio[i], e.delay+prio[e.other])
-		}
-	}
+	prio, npred, free := g.start(func(int) int { return 1 })
 
 	ready := make([]int, n) // earliest cycle at which each may issue
 	done := make([]bool, n)
