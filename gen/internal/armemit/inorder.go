@@ -279,12 +279,7 @@ func (c InOrder) order(g *graph) []int {
 }
 
 func (c InOrder) scheduleRegion(nodes []any) []any {
-	head, insts, tail := splitRegion(nodes)
-	out := append(make([]any, 0, len(nodes)), head...)
-	for _, i := range c.order(c.graph(insts)) {
-		out = append(out, insts[i])
-	}
-	return append(out, tail...)
+	return permute(nodes, func(insts []*Inst) []int { return c.order(c.graph(insts)) })
 }
 
 // Cycles is the number of cycles that core c takes to issue insts, in
@@ -295,6 +290,19 @@ func (c InOrder) Cycles(insts []*Inst) int {
 		order[i] = i
 	}
 	return c.newCore(c.graph(insts)).cycles(order)
+}
+
+// permute returns a straight stretch with its instructions in the order
+// that order gives (indexes into them); the comments before the first
+// instruction stay at the top, the others go with the instruction after
+// them (splitRegion).
+func permute(nodes []any, order func(insts []*Inst) []int) []any {
+	head, insts, tail := splitRegion(nodes)
+	out := append(make([]any, 0, len(nodes)), head...)
+	for _, i := range order(insts) {
+		out = append(out, insts[i])
+	}
+	return append(out, tail...)
 }
 
 // splitRegion splits a straight stretch into the comments at its top,
@@ -346,12 +354,7 @@ func MemRes(stack bool, off, size int) []string {
 // order of the stretch).
 func (f *Func) RefineInOrder(c, second InOrder, window int) {
 	f.reorder(func(nodes []any) []any {
-		head, insts, tail := splitRegion(nodes)
-		out := append(make([]any, 0, len(nodes)), head...)
-		for _, i := range c.refine(second, insts, window) {
-			out = append(out, insts[i])
-		}
-		return append(out, tail...)
+		return permute(nodes, func(insts []*Inst) []int { return c.refine(second, insts, window) })
 	})
 }
 

@@ -83,10 +83,10 @@ func (c Core) completion(i *Inst) int {
 	return d
 }
 
-func (c Core) scheduleRegion(nodes []any) []any {
-	// Comments before the first instruction stay at the top; the others
-	// go with the instruction after them.
-	head, insts, tail := splitRegion(nodes)
+func (c Core) scheduleRegion(nodes []any) []any { return permute(nodes, c.order) }
+
+// order is the list schedule of a stretch's instructions, as indexes.
+func (c Core) order(insts []*Inst) []int {
 	g := dependences(insts,
 		func(p, _ *Inst, r string) int { return c.latency(p, r) },
 		func(_, _ *Inst) int { return 1 })
@@ -103,7 +103,7 @@ func (c Core) scheduleRegion(nodes []any) []any {
 		}
 		return ready[i]
 	}
-	var order []*Inst
+	var order []int
 	for t := 0; len(order) < free; {
 		best := -1
 		soonest := -1
@@ -125,7 +125,7 @@ func (c Core) scheduleRegion(nodes []any) []any {
 		}
 		done[best] = true
 		completed = max(completed, t+c.completion(insts[best]))
-		order = append(order, insts[best])
+		order = append(order, best)
 		for _, e := range succ[best] {
 			npred[e.other]--
 			ready[e.other] = max(ready[e.other], t+e.delay)
@@ -133,11 +133,7 @@ func (c Core) scheduleRegion(nodes []any) []any {
 		t++
 	}
 	if pinned {
-		order = append(order, insts[n-1])
+		order = append(order, n-1)
 	}
-	out := append(make([]any, 0, len(nodes)), head...)
-	for _, i := range order {
-		out = append(out, i)
-	}
-	return append(out, tail...)
+	return order
 }
