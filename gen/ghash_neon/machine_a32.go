@@ -87,22 +87,14 @@ func (m *a32) store(x vreg, base greg) { m.f.VST1(arm32.Regs(q(x)), ar(base), ar
 // loadBlocks loads with VLD1 and writeback, two blocks at a time where
 // their registers are consecutive.
 func (m *a32) loadBlocks(xs []vreg, p greg) {
-	for i := 0; i < len(xs); {
-		n := 1
+	for i := 0; i < len(xs); i++ {
+		regs := arm32.Regs(q(xs[i]))
 		if i+1 < len(xs) && xs[i+1] == xs[i]+1 {
-			n = 2
+			i++
+			regs = append(regs, arm32.Regs(q(xs[i]))...)
 		}
-		m.f.VLD1(ar(p), arm32.Advance, arm32.Regs(qs(xs[i:i+n])...))
-		i += n
+		m.f.VLD1(ar(p), arm32.Advance, regs)
 	}
-}
-
-func qs(xs []vreg) []arm32.QReg {
-	var out []arm32.QReg
-	for _, x := range xs {
-		out = append(out, q(x))
-	}
-	return out
 }
 
 // loadKey is two VLDR: unlike VLD1 they take an offset, and the key is
