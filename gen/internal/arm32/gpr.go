@@ -79,7 +79,12 @@ func (f *Func) CMPReg(m, n Reg) {
 // SP-based access.
 func stackRes(base Reg, off, size int) []string { return armemit.MemRes(base == SP, off, size) }
 
-func memText(base Reg, off int) (goText, gnuText string) {
+// wordMem checks the load or store op of r at off(base) (off in 0..4095)
+// and returns the address in Go and GNU syntax.
+func wordMem(op string, base Reg, off int, r Reg) (goText, gnuText string) {
+	base.checkBase()
+	r.check()
+	need(off >= 0 && off < 4096, "%s: offset %d out of range 0..4095", op, off)
 	if off == 0 {
 		return fmt.Sprintf("(%v)", base), fmt.Sprintf("[%s]", base.gnuText())
 	}
@@ -89,20 +94,14 @@ func memText(base Reg, off int) (goText, gnuText string) {
 // LDR loads the word at off(base) into d (Go: MOVW off(Rn), Rd); off is
 // in 0..4095.
 func (f *Func) LDR(base Reg, off int, d Reg) {
-	base.checkBase()
-	d.check()
-	need(off >= 0 && off < 4096, "LDR: offset %d out of range 0..4095", off)
-	g, u := memText(base, off)
+	g, u := wordMem("LDR", base, off, d)
 	f.scalar("MOVW", []string{g, d.String()}, fmt.Sprintf("ldr %s, %s", d.gnuText(), u),
 		append(res(base), stackRes(base, off, 4)...), res(d)).Latency = 4
 }
 
 // STR stores s at off(base) (Go: MOVW Rs, off(Rn)); off is in 0..4095.
 func (f *Func) STR(s Reg, base Reg, off int) {
-	base.checkBase()
-	s.check()
-	need(off >= 0 && off < 4096, "STR: offset %d out of range 0..4095", off)
-	g, u := memText(base, off)
+	g, u := wordMem("STR", base, off, s)
 	f.scalar("MOVW", []string{s.String(), g}, fmt.Sprintf("str %s, %s", s.gnuText(), u),
 		append(res(s, base), stackRes(base, off, 4)...), stackRes(base, off, 4))
 }
