@@ -2,7 +2,6 @@ package arm32
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -245,9 +244,7 @@ func TestAsmdecl(t *testing.T) {
 	b := armtest.Must(file.Bytes([]string{"test"}))(t)
 	dir := t.TempDir()
 	for name, text := range map[string]string{"go.mod": "module x\n\ngo 1.21\n", "x.go": goSrc.String(), "x_arm.s": string(b)} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		gentest.WriteFile(t, filepath.Join(dir, name), text)
 	}
 	gentest.Run(t, dir, []string{"GOOS=linux", "GOARCH=arm", "GOFLAGS=-mod=mod", "GOWORK=off"}, goBin, "vet", ".")
 }
