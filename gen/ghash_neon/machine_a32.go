@@ -4,16 +4,18 @@ import (
 	"math/bits"
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // a32 is the 32-bit ARM machine (NEON, VMULL.P64 for pmull): one function
 // of ghash_arm.s. Its vector registers are Q0–Q15; an operation on one
 // half of a value works on that D register alone.
 type a32 struct {
-	f      *arm32.Func
-	regs   *pool
-	nibble *arm32.Global // bitrevTable
-	tbl    arm32.Reg     // holds nibble's address, from loadArgs on
+	*armemit.Func // f's, for the machine's Label, Comment, branches, Schedule and GNU
+	f             *arm32.Func
+	regs          *pool
+	nibble        *arm32.Global // bitrevTable
+	tbl           arm32.Reg     // holds nibble's address, from loadArgs on
 
 	g     arm32.DReg    // 0x87 in every byte (setupP8), or 0x87 as a doubleword (setupP64)
 	keep  [4]arm32.DReg // keep[k]: the low 64-16k bits of a doubleword (k = 1..3)
@@ -39,12 +41,8 @@ func q(x vreg) arm32.QReg         { return arm32.Q(int(x)) }
 func d(x vreg, h half) arm32.DReg { return q(x).Half(int(h)) }
 func ar(x greg) arm32.Reg         { return arm32.Reg(x) }
 
-func (m *a32) vregs() int                       { return 16 }
-func (m *a32) setPool(p *pool)                  { m.regs = p }
-func (m *a32) label(name string)                { m.f.Label(name) }
-func (m *a32) comment(lines ...string)          { m.f.Comment(lines...) }
-func (m *a32) schedule()                        { m.f.Schedule() }
-func (m *a32) gnu(start string) (string, error) { return m.f.GNU(start) }
+func (m *a32) vregs() int      { return 16 }
+func (m *a32) setPool(p *pool) { m.regs = p }
 
 func (m *a32) loadArgs(y, key, p, n greg) {
 	f := m.f
@@ -56,27 +54,15 @@ func (m *a32) loadArgs(y, key, p, n greg) {
 	f.LoadAddr(m.nibble, m.tbl)
 }
 
-func (m *a32) branchBelow(n greg, imm int, label string) {
-	m.f.CMP(imm, ar(n))
-	m.f.BLO(label)
-}
-
-func (m *a32) branchAtLeast(n greg, imm int, label string) {
-	m.f.CMP(imm, ar(n))
-	m.f.BHS(label)
-}
+func (m *a32) cmp(n greg, imm int) { m.f.CMP(imm, ar(n)) }
 
 func (m *a32) branchZero(n greg, label string) {
 	m.f.CMP(0, ar(n))
 	m.f.BEQ(label)
 }
 
-func (m *a32) sub(n greg, imm int) { m.f.SUB(imm, ar(n), ar(n)) }
-
-func (m *a32) subBranchNonZero(n greg, imm int, label string) {
-	m.f.SUBS(imm, ar(n), ar(n))
-	m.f.BNE(label)
-}
+func (m *a32) sub(n greg, imm int)  { m.f.SUB(imm, ar(n), ar(n)) }
+func (m *a32) subs(n greg, imm int) { m.f.SUBS(imm, ar(n), ar(n)) }
 
 func (m *a32) ret() { m.f.RET() }
 
