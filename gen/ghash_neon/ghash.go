@@ -248,28 +248,32 @@ func (g *gen) emitKernel() string {
 
 	step := 16 * g.blocks
 	if g.blocks > 1 {
-		m.branchBelow(g.n, step, "tail")
+		m.cmp(g.n, step)
+		m.BLO("tail")
 	} else {
 		m.branchZero(g.n, "done")
 	}
-	m.label(name)
-	m.comment(fmt.Sprintf("Main loop: %d block(s), one reduction.", g.blocks))
+	m.Label(name)
+	m.Comment(fmt.Sprintf("Main loop: %d block(s), one reduction.", g.blocks))
 	g.absorb(y, g.blocks)
 	if g.blocks > 1 {
 		m.sub(g.n, step)
-		m.branchAtLeast(g.n, step, name)
+		m.cmp(g.n, step)
+		m.BHS(name)
 
-		m.label("tail")
+		m.Label("tail")
 		m.branchZero(g.n, "done")
-		m.label("tail1")
-		m.comment("Tail: one block at a time, with H.")
+		m.Label("tail1")
+		m.Comment("Tail: one block at a time, with H.")
 		g.absorb(y, 1)
-		m.subBranchNonZero(g.n, 16, "tail1")
+		m.subs(g.n, 16)
+		m.BNE("tail1")
 	} else {
-		m.subBranchNonZero(g.n, 16, name)
+		m.subs(g.n, 16)
+		m.BNE(name)
 	}
 
-	m.label("done")
+	m.Label("done")
 	m.bitrev(y)
 	m.store(y, g.y)
 	m.ret()
@@ -292,7 +296,7 @@ func dedup(xs []int) []int {
 // blocks of p, leaving y' in y's register (the loop's carried value).
 func (g *gen) absorb(y vreg, n int) {
 	m := g.m
-	m.comment(fmt.Sprintf("Load %d block(s), %s each, add y to the first.", n, m.bitrevName()))
+	m.Comment(fmt.Sprintf("Load %d block(s), %s each, add y to the first.", n, m.bitrevName()))
 	xs := make([]vreg, n)
 	for i := range xs {
 		xs[i] = g.regs.get()
@@ -301,7 +305,7 @@ func (g *gen) absorb(y vreg, n int) {
 	m.bitrev(xs...)
 	m.xor(xs[0], xs[0], y)
 
-	m.comment("Karatsuba middle operands: [x0+x1, x0+x1 of the next block].")
+	m.Comment("Karatsuba middle operands: [x0+x1, x0+x1 of the next block].")
 	var mids []vreg
 	if n == 1 {
 		// One block: [x0+x1, x0+x1]; its key is the high half of H's middle slot.
@@ -317,7 +321,7 @@ func (g *gen) absorb(y vreg, n int) {
 		}
 	}
 
-	m.comment("Lo and hi products: x0·h0 and x1·h1 of every block, summed.")
+	m.Comment("Lo and hi products: x0·h0 and x1·h1 of every block, summed.")
 	var accLo, accHi, accMid product
 	for i, x := range xs {
 		k := g.mul.key(g, g.powerSlot(n-i))
@@ -330,7 +334,7 @@ func (g *gen) absorb(y vreg, n int) {
 	rlo := g.mul.finish(g, &accLo)
 	rhi := g.mul.finish(g, &accHi)
 
-	m.comment("Middle products: (x0+x1)·(h0+h1), summed.")
+	m.Comment("Middle products: (x0+x1)·(h0+h1), summed.")
 	for j, mid := range mids {
 		power := n - 2*j // the power multiplying the first block of the pair
 		if n == 1 {
@@ -359,7 +363,7 @@ func (g *gen) absorb(y vreg, n int) {
 //	r0 = l0, r1 = l1 + m0, r2 = h0 + m1, r3 = h1, where m = mid + lo + hi.
 func (g *gen) reduce(rlo, rhi, rmid, y vreg) {
 	m := g.m
-	m.comment("Reduction, phase 1: r3·x^192 = r3·g·x^64, added into [r1, r2].")
+	m.Comment("Reduction, phase 1: r3·x^192 = r3·g·x^64, added into [r1, r2].")
 	p1 := g.mul.timesG(g, rhi) // r3·g
 	w, s := g.regs.get(), g.regs.get()
 	m.ext8(w, rlo, rhi) // [l1, h0]
@@ -369,7 +373,7 @@ func (g *gen) reduce(rlo, rhi, rmid, y vreg) {
 	m.xor(w, w, p1)
 	g.regs.put(rhi, rmid, p1, s)
 
-	m.comment("Phase 2: r2·x^128 = r2·g, added into [r0, r1].")
+	m.Comment("Phase 2: r2·x^128 = r2·g, added into [r0, r1].")
 	p2 := g.mul.timesG(g, w)
 	m.lowHalves(y, rlo, w) // [r0, r1]
 	m.xor(y, y, p2)

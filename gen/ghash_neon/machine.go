@@ -38,12 +38,16 @@ type machine interface {
 	// constants and the temporaries of multi-instruction operations.
 	setPool(p *pool)
 
-	label(name string)
-	comment(lines ...string)
-	// schedule reorders each straight-line stretch for in-order cores.
-	schedule()
-	// gnu returns the loop at label start in GNU syntax.
-	gnu(start string) (string, error)
+	// The function's labels, comments, branches on the flags, list
+	// scheduler (for in-order cores) and GNU export of a loop, as
+	// armemit.Func has them.
+	Label(name string)
+	Comment(lines ...string)
+	BLO(label string)
+	BHS(label string)
+	BNE(label string)
+	Schedule()
+	GNU(start string) (string, error)
 
 	// Scalars and control flow.
 
@@ -51,11 +55,10 @@ type machine interface {
 	// func(y *[16]byte, key *[N]uint64, p []byte), and len(p) rounded
 	// down to whole blocks into n.
 	loadArgs(y, key, p, n greg)
-	branchBelow(n greg, imm int, label string)   // jump if n < imm (unsigned)
-	branchAtLeast(n greg, imm int, label string) // jump if n >= imm (unsigned)
-	branchZero(n greg, label string)             // jump if n == 0
-	sub(n greg, imm int)                         // n -= imm
-	subBranchNonZero(n greg, imm int, label string)
+	cmp(n greg, imm int)             // the flags of n - imm (unsigned), for BLO and BHS
+	branchZero(n greg, label string) // jump if n == 0
+	sub(n greg, imm int)             // n -= imm
+	subs(n greg, imm int)            // n -= imm, and the flags, for BNE
 	ret()
 
 	// Memory.

@@ -4,16 +4,18 @@ import (
 	"math/bits"
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // a32 is the 32-bit ARM machine (NEON, VMULL.P64 for pmull): one function
 // of ghash_arm.s. Its vector registers are Q0–Q15; an operation on one
 // half of a value works on that D register alone.
 type a32 struct {
-	f      *arm32.Func
-	regs   *pool
-	nibble *arm32.Global // bitrevTable
-	tbl    arm32.Reg     // holds nibble's address, from loadArgs on
+	*armemit.Func // f's, for the machine's Label, Comment, branches, Schedule and GNU
+	f             *arm32.Func
+	regs          *pool
+	nibble        *arm32.Global // bitrevTable
+	tbl           arm32.Reg     // holds nibble's address, from loadArgs on
 
 	g     arm32.DReg    // 0x87 in every byte (setupP8), or 0x87 as a doubleword (setupP64)
 	keep  [4]arm32.DReg // keep[k]: the low 64-16k bits of a doubleword (k = 1..3)
@@ -39,12 +41,8 @@ func q(x vreg) arm32.QReg         { return arm32.Q(int(x)) }
 func d(x vreg, h half) arm32.DReg { return q(x).Half(int(h)) }
 func ar(x greg) arm32.Reg         { return arm32.Reg(x) }
 
-func (m *a32) vregs() int                       { return 16 }
-func (m *a32) setPool(p *pool)                  { m.regs = p }
-func (m *a32) label(name string)                { m.f.Label(name) }
-func (m *a32) comment(lines ...string)          { m.f.Comment(lines...) }
-func (m *a32) schedule()                        { m.f.Schedule() }
-func (m *a32) gnu(start string) (string, error) { return m.f.GNU(start) }
+func (m *a32) vregs() int      { return 16 }
+func (m *a32) setPool(p *pool) { m.regs = p }
 
 func (m *a32) loadArgs(y, key, p, n greg) {
 	f := m.f
@@ -56,27 +54,15 @@ func (m *a32) loadArgs(y, key, p, n greg) {
 	f.LoadAddr(m.nibble, m.tbl)
 }
 
-func (m *a32) branchBelow(n greg, imm int, label string) {
-	m.f.CMP(imm, ar(n))
-	m.f.BLO(label)
-}
-
-func (m *a32) branchAtLeast(n greg, imm int, label string) {
-	m.f.CMP(imm, ar(n))
-	m.f.BHS(label)
-}
+func (m *a32) cmp(n greg, imm int) { m.f.CMP(imm, ar(n)) }
 
 func (m *a32) branchZero(n greg, label string) {
 	m.f.CMP(0, ar(n))
 	m.f.BEQ(label)
 }
 
-func (m *a32) sub(n greg, imm int) { m.f.SUB(imm, ar(n), ar(n)) }
-
-func (m *a32) subBranchNonZero(n greg, imm int, label string) {
-	m.f.SUBS(imm, ar(n), ar(n))
-	m.f.BNE(label)
-}
+func (m *a32) sub(n greg, imm int)  { m.f.SUB(imm, ar(n), ar(n)) }
+func (m *a32) subs(n greg, imm int) { m.f.SUBS(imm, ar(n), ar(n)) }
 
 func (m *a32) ret() { m.f.RET() }
 
@@ -87,22 +73,14 @@ func (m *a32) store(x vreg, base greg) { m.f.VST1(arm32.Regs(q(x)), ar(base), ar
 // loadBlocks loads with VLD1 and writeback, two blocks at a time where
 // their registers are consecutive.
 func (m *a32) loadBlocks(xs []vreg, p greg) {
-	for i := 0; i < len(xs); {
-		n := 1
+	for i := 0; i < len(xs); i++ {
+		regs := arm32.Regs(q(xs[i]))
 		if i+1 < len(xs) && xs[i+1] == xs[i]+1 {
-			n = 2
+			i++
+			regs = append(regs, arm32.Regs(q(xs[i]))...)
 		}
-		m.f.VLD1(ar(p), arm32.Advance, arm32.Regs(qs(xs[i:i+n])...))
-		i += n
+		m.f.VLD1(ar(p), arm32.Advance, regs)
 	}
-}
-
-func qs(xs []vreg) []arm32.QReg {
-	var out []arm32.QReg
-	for _, x := range xs {
-		out = append(out, q(x))
-	}
-	return out
 }
 
 // loadKey is two VLDR: unlike VLD1 they take an offset, and the key is
@@ -118,17 +96,16 @@ func (m *a32) xor(x, n, mm vreg)  { m.f.VEOR(q(mm), q(n), q(x)) }
 func (m *a32) ext8(x, n, mm vreg) { m.f.VEXT(8, q(mm), q(n), q(x)) }
 
 func (m *a32) lowHalves(x, n, mm vreg) {
-	if x == mm { // write the high half first, which reads mm's low half
+	hiFirst := x == mm // write the high half first, which reads mm's low half
+	if hiFirst {
 		m.f.VMOV(d(mm, lo), d(x, hi))
-		if x != n {
-			m.f.VMOV(d(n, lo), d(x, lo))
-		}
-		return
 	}
 	if x != n {
 		m.f.VMOV(d(n, lo), d(x, lo))
 	}
-	m.f.VMOV(d(mm, lo), d(x, hi))
+	if !hiFirst {
+		m.f.VMOV(d(mm, lo), d(x, hi))
+	}
 }
 
 // bitrev looks up both nibbles of every byte in a 16-byte table holding

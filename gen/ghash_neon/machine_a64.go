@@ -4,14 +4,16 @@ import (
 	"fmt"
 
 	. "github.com/simdhash/simdhash/gen/internal/arm64"
+	"github.com/simdhash/simdhash/gen/internal/armemit"
 )
 
 // a64 is the AArch64 machine: one function of ghash_arm64.s.
 type a64 struct {
-	f    *Func
-	regs *pool
-	rot  *Global // TBL index vectors rotating each half by 1..4 bytes (rotationTable)
-	tmp  Reg     // a scratch general register
+	*armemit.Func // f's, for the machine's Label, Comment, branches, Schedule and GNU
+	f             *Func
+	regs          *pool
+	rot           *Global // TBL index vectors rotating each half by 1..4 bytes (rotationTable)
+	tmp           Reg     // a scratch general register
 
 	rotations int     // idx[1..rotations] are set up
 	idx       [5]VReg // idx[k] rotates each half by k bytes
@@ -47,10 +49,6 @@ func (m *a64) put(xs ...VReg) {
 		m.regs.put(vreg(x))
 	}
 }
-func (m *a64) label(name string)                { m.f.Label(name) }
-func (m *a64) comment(lines ...string)          { m.f.Comment(lines...) }
-func (m *a64) schedule()                        { m.f.Schedule() }
-func (m *a64) gnu(start string) (string, error) { return m.f.GNU(start) }
 
 func (m *a64) loadArgs(y, key, p, n greg) {
 	f := m.f
@@ -61,23 +59,10 @@ func (m *a64) loadArgs(y, key, p, n greg) {
 	f.ANDMask(^uint64(15), r(n), r(n)) // whole blocks only
 }
 
-func (m *a64) branchBelow(n greg, imm int, label string) {
-	m.f.CMP(imm, r(n))
-	m.f.BLO(label)
-}
-
-func (m *a64) branchAtLeast(n greg, imm int, label string) {
-	m.f.CMP(imm, r(n))
-	m.f.BHS(label)
-}
-
+func (m *a64) cmp(n greg, imm int)             { m.f.CMP(imm, r(n)) }
 func (m *a64) branchZero(n greg, label string) { m.f.CBZ(r(n), label) }
 func (m *a64) sub(n greg, imm int)             { m.f.SUB(imm, r(n), r(n)) }
-
-func (m *a64) subBranchNonZero(n greg, imm int, label string) {
-	m.f.SUBS(imm, r(n), r(n))
-	m.f.BNE(label)
-}
+func (m *a64) subs(n greg, imm int)            { m.f.SUBS(imm, r(n), r(n)) }
 
 func (m *a64) ret() { m.f.RET() }
 

@@ -38,6 +38,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/arm32"
@@ -105,10 +106,8 @@ func knobValues(arch string) (pmullBlocks, pmullWays, neonBlocks []int) {
 }
 
 func oneOf(flagName string, n int, allowed ...int) error {
-	for _, a := range allowed {
-		if n == a {
-			return nil
-		}
+	if slices.Contains(allowed, n) {
+		return nil
 	}
 	return fmt.Errorf("%s %d is not supported: use one of %v", flagName, n, allowed)
 }
@@ -116,26 +115,30 @@ func oneOf(flagName string, n int, allowed ...int) error {
 // target makes the file for an architecture and the machine of each of
 // its functions.
 func target(arch string) (*armemit.File, func(name, sig string) (machine, error), error) {
+	file, err := armemit.NewFile(arch + " && !purego")
+	if err != nil {
+		return nil, nil, err
+	}
 	switch arch {
 	case "arm64":
-		file, err := arm64.NewFile("arm64 && !purego")
-		if err != nil {
-			return nil, nil, err
-		}
-		rot := rotationTable(file)
-		return file.File, func(name, sig string) (machine, error) {
-			f, err := file.Func(name, sig)
-			return &a64{f: f, rot: rot, tmp: arm64.R4}, err
+		f := &arm64.File{File: file}
+		rot := rotationTable(f)
+		return file, func(name, sig string) (machine, error) {
+			fn, err := f.Func(name, sig)
+			if err != nil {
+				return nil, err
+			}
+			return &a64{Func: fn.Func, f: fn, rot: rot, tmp: arm64.R4}, nil
 		}, nil
 	case "arm":
-		file, err := arm32.NewFile("arm && !purego")
-		if err != nil {
-			return nil, nil, err
-		}
-		nibble := bitrevTable(file)
-		return file.File, func(name, sig string) (machine, error) {
-			f, err := file.Func(name, sig)
-			return &a32{f: f, nibble: nibble, tbl: arm32.R5}, err
+		f := &arm32.File{File: file}
+		nibble := bitrevTable(f)
+		return file, func(name, sig string) (machine, error) {
+			fn, err := f.Func(name, sig)
+			if err != nil {
+				return nil, err
+			}
+			return &a32{Func: fn.Func, f: fn, nibble: nibble, tbl: arm32.R5}, nil
 		}, nil
 	}
 	return nil, nil, fmt.Errorf("no architecture %q", arch)
@@ -172,12 +175,12 @@ func generate(o options) (file *armemit.File, loops string, err error) {
 		g := &gen{m: m, regs: newPool(m.vregs()), mul: k.mul, y: 0, key: 1, p: 2, n: 3,
 			maxBlocks: k.maxBlocks, blocks: k.blocks}
 		m.setPool(g.regs)
-		m.comment(fmt.Sprintf("%s absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.", k.fn),
+		m.Comment(fmt.Sprintf("%s absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.", k.fn),
 			fmt.Sprintf("Representation: %s each byte turns SP 800-38D's bit order into the", bitrevPhrase[o.arch]),
 			"ordinary one: bit j of a register is the coefficient of x^j (see gen/ghash_neon).")
-		m.comment(g.keyLayout()...)
+		m.Comment(g.keyLayout()...)
 		if o.schedule {
-			m.comment("The instructions are reordered for in-order cores; the comments mark",
+			m.Comment("The instructions are reordered for in-order cores; the comments mark",
 				"where each step starts (-schedule=false keeps the description's order).")
 		}
 		loop, err := g.emit()
@@ -185,9 +188,9 @@ func generate(o options) (file *armemit.File, loops string, err error) {
 			return nil, "", fmt.Errorf("-arch %s, kernel %s: %w", o.arch, k.name, err)
 		}
 		if o.schedule {
-			m.schedule()
+			m.Schedule()
 		}
-		body, err := m.gnu(loop)
+		body, err := m.GNU(loop)
 		if err != nil {
 			return nil, "", err
 		}

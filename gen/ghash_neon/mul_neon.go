@@ -92,7 +92,7 @@ func (m *neon8) key(g *gen, slot int) operand {
 	if m.deferred {
 		return operand{slot: slot} // loaded by finish
 	}
-	g.m.comment(fmt.Sprintf("Key operand %d: B_0..B_4.", slot))
+	g.m.Comment(fmt.Sprintf("Key operand %d: B_0..B_4.", slot))
 	regs := make([]vreg, keyRotations)
 	if m.prerotated {
 		for r := range regs {
@@ -145,13 +145,7 @@ func (m *neon8) mulAdd(g *gen, acc *product, a, k operand, h half) {
 	// issued.
 	pending := terms
 	for len(pending) > 0 {
-		n := len(g.regs.free) - 1
-		if n > len(pending) {
-			n = len(pending)
-		}
-		if n < 1 {
-			n = 1
-		}
+		n := max(1, min(len(g.regs.free)-1, len(pending)))
 		group := pending[:n]
 		pending = pending[n:]
 		var prods []vreg
@@ -192,9 +186,9 @@ func (m *neon8) finish(g *gen, acc *product) vreg {
 		return m.finishDeferred(g, acc)
 	}
 	d, l := acc.part(g, 0), []vreg{acc.part(g, 1), acc.part(g, 2), acc.part(g, 3), acc.part(g, 4)}
-	g.m.comment("Fix up L_1..L_4: move the wrapped top lanes 64 bits down.")
+	g.m.Comment("Fix up L_1..L_4: move the wrapped top lanes 64 bits down.")
 	g.m.foldTops(1, l...)
-	g.m.comment("a·b = D + L_1·x^8 + L_2·x^16 + L_3·x^24 + L_4·x^32.")
+	g.m.Comment("a·b = D + L_1·x^8 + L_2·x^16 + L_3·x^24 + L_4·x^32.")
 	for k, x := range l {
 		g.m.rotUp(x, k+1)
 	}
@@ -212,9 +206,9 @@ func (m *neon8) finishDeferred(g *gen, acc *product) vreg {
 	var result vreg = -1
 	for part := 0; part <= 4; part++ {
 		if part == 0 {
-			g.m.comment("D: the products of aligned bytes.")
+			g.m.Comment("D: the products of aligned bytes.")
 		} else {
-			g.m.comment(fmt.Sprintf("L_%d, fixed up and shifted up %d byte(s).", part, part))
+			g.m.Comment(fmt.Sprintf("L_%d, fixed up and shifted up %d byte(s).", part, part))
 		}
 		var sum vreg = -1
 		for _, p := range acc.pending {

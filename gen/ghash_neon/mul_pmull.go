@@ -19,7 +19,7 @@ func (m *pmull64) keyDoc() string { return "the two 64-bit halves as they are" }
 func (m *pmull64) setup(g *gen, slots []int) {
 	m.keys = map[int]vreg{}
 	if m.resident {
-		g.m.comment("Load the key operands used below; they stay in registers.")
+		g.m.Comment("Load the key operands used below; they stay in registers.")
 		for _, s := range slots {
 			r := g.regs.get()
 			g.m.loadKey(r, g.key, 16*s)

@@ -12,7 +12,6 @@ import (
 type pool struct {
 	free []vreg
 	busy map[vreg]bool
-	peak int
 }
 
 // newPool returns a pool of the registers 0..n-1, handed out in order.
@@ -36,9 +35,6 @@ func (p *pool) get() vreg {
 	r := p.free[0]
 	p.free = p.free[1:]
 	p.busy[r] = true
-	if len(p.busy) > p.peak {
-		p.peak = len(p.busy)
-	}
 	return r
 }
 

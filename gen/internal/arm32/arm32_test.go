@@ -2,13 +2,12 @@ package arm32
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/simdhash/simdhash/gen/internal/armemit"
+	"github.com/simdhash/simdhash/gen/internal/armemit/armtest"
 	"github.com/simdhash/simdhash/gen/internal/gentest"
 )
 
@@ -132,64 +131,35 @@ const gnuPrelude = "\t.syntax unified\n\t.arch armv8-a\n\t.fpu crypto-neon-fp-ar
 // assembler, and that each Go-syntax instruction is the GNU one its
 // comment and the -gnu export claim.
 func TestEncodings(t *testing.T) {
-	file, err := NewFile("arm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := file.Func("every", "func()")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm"))(t)
+	f := armtest.Must(file.Func("every", "func()"))(t)
 	f.SetFrame(8) // R14 is free
 	every(f)
-	src, err := file.Bytes([]string{"test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var gnu strings.Builder
-	gnu.WriteString(gnuPrelude)
-	var insts []gentest.Encoding
-	for _, n := range f.Nodes() {
-		switch n := n.(type) {
-		case armemit.Label:
-			fmt.Fprintf(&gnu, "%s:\n", n)
-		case *armemit.Inst:
-			fmt.Fprintf(&gnu, "\t%s\n", n.GNU)
-			insts = append(insts, gentest.Encoding{Go: n.Text(), GNU: n.GNU})
-		}
-	}
-	gentest.CompareEncodings(t, "arm", "arm-linux-gnueabihf-", src, []byte(gnu.String()), 1, insts)
+	armtest.Encodings(t, file.File, f.Func, "arm", "arm-linux-gnueabihf-", gnuPrelude, 1)
 }
 
 // TestKnownWords pins encodings checked with GNU as, so that they stay
 // checked where binutils for ARM are not installed.
 func TestKnownWords(t *testing.T) {
-	cases := []struct {
-		emit func(f *Func)
-		want string
-	}{
-		{func(f *Func) { f.VMULLP8(Dn(17), Dn(16), Q0) }, "WORD $0xf2800ea1 // vmull.p8 q0, d16, d17"},
-		{func(f *Func) { f.VMULLP64(Dn(17), Dn(0), Q0) }, "WORD $0xf2a00e21 // vmull.p64 q0, d0, d17"},
-		{func(f *Func) { f.VEOR(Q3, Q2, Q1) }, "WORD $0xf3042156 // veor q1, q2, q3"},
-		{func(f *Func) { f.SHA1C(Q9, Q8, Q15) }, "WORD $0xf240ece2 // sha1c.32 q15, q8, q9"},
-		{func(f *Func) { f.SHA1H(Q14, Q9) }, "WORD $0xf3f922ec // sha1h.32 q9, q14"},
-		{func(f *Func) { f.VLDR32(R0, 16, Q2) }, "WORD $0xed904a04 // vldr s8, [r0, #16]"},
-		{func(f *Func) { f.VEXT(8, Q3, Q2, Q1) }, "WORD $0xf2b42846 // vext.8 q1, q2, q3, #8"},
-		{func(f *Func) { f.VLD1(R2, Advance, Regs(Q0)) }, "WORD $0xf4220a0d // vld1.8 {d0, d1}, [r2]!"},
-	}
-	for _, c := range cases {
-		f, _ := newFunc("t", "func()")
-		c.emit(f)
-		if got := f.Insts()[0].Text(); got != c.want {
-			t.Errorf("got %q, want %q", got, c.want)
-		}
-	}
+	armtest.Words(t, testFunc, map[string]func(f *Func){
+		"WORD $0xf2800ea1 // vmull.p8 q0, d16, d17":  func(f *Func) { f.VMULLP8(Dn(17), Dn(16), Q0) },
+		"WORD $0xf2a00e21 // vmull.p64 q0, d0, d17":  func(f *Func) { f.VMULLP64(Dn(17), Dn(0), Q0) },
+		"WORD $0xf3042156 // veor q1, q2, q3":        func(f *Func) { f.VEOR(Q3, Q2, Q1) },
+		"WORD $0xf240ece2 // sha1c.32 q15, q8, q9":   func(f *Func) { f.SHA1C(Q9, Q8, Q15) },
+		"WORD $0xf3f922ec // sha1h.32 q9, q14":       func(f *Func) { f.SHA1H(Q14, Q9) },
+		"WORD $0xed904a04 // vldr s8, [r0, #16]":     func(f *Func) { f.VLDR32(R0, 16, Q2) },
+		"WORD $0xf2b42846 // vext.8 q1, q2, q3, #8":  func(f *Func) { f.VEXT(8, Q3, Q2, Q1) },
+		"WORD $0xf4220a0d // vld1.8 {d0, d1}, [r2]!": func(f *Func) { f.VLD1(R2, Advance, Regs(Q0)) },
+	})
 }
+
+// testFunc is a function outside any file, of a signature with a slice.
+func testFunc() *Func { return armemit.Must(newFunc("t", "func(p []byte)")) }
 
 // TestShapes checks that operand shapes an instruction lacks are refused
 // when the generator runs.
 func TestShapes(t *testing.T) {
-	bad := map[string]func(f *Func){
+	armtest.Refused(t, testFunc, map[string]func(f *Func){
 		"VEOR mixed widths":  func(f *Func) { f.VEOR(Q3, Dn(2), Q1) },
 		"VEXT index":         func(f *Func) { f.VEXT(8, Dn(3), Dn(2), Dn(1)) },
 		"VSHR zero":          func(f *Func) { f.VSHR(8, 0, Q2, Q1) },
@@ -221,64 +191,32 @@ func TestShapes(t *testing.T) {
 		"shift 32":           func(f *Func) { f.EOR(R1.ROR(32), R2, R3) },
 		"LDR offset":         func(f *Func) { f.LDR(SP, 4096, R1) },
 		"VSTR offset":        func(f *Func) { f.VSTR(Dn(1), SP, 6) },
-	}
-	for name, emit := range bad {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: accepted", name)
-				}
-			}()
-			f, err := newFunc("t", "func(p []byte)")
-			if err != nil {
-				t.Fatal(err)
-			}
-			emit(f)
-		}()
-	}
+	})
 }
 
 // TestFrame checks argument offsets and the TEXT line against gc's layout
 // on arm: 4-byte pointers and ints, slices of 12 bytes.
 func TestFrame(t *testing.T) {
-	file, err := NewFile("arm && !purego")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := file.Func("kern", "func(y *[16]byte, key *[30]uint64, p []byte)")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm && !purego"))(t)
+	f := armtest.Must(file.Func("kern", "func(y *[16]byte, key *[30]uint64, p []byte)"))(t)
 	f.LoadArg(f.Arg("y"), R0)
 	f.LoadArg(f.Arg("key"), R1)
 	f.LoadArg(f.Arg("p").Base(), R2)
 	f.LoadArg(f.Arg("p").Len(), R3)
 	f.VMULLP64(Dn(1), Dn(0), Q0)
 	f.RET()
-	g, err := file.Func("count", "func(s string, n uint32) (r int, ok uintptr)")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := armtest.Must(file.Func("count", "func(s string, n uint32) (r int, ok uintptr)"))(t)
 	g.LoadArg(g.Arg("s").Len(), R0)
 	g.LoadArg(g.Arg("n"), R1)
 	g.LoadArg(g.Arg("ok"), R2)
 	g.RET()
-	b, err := file.Bytes([]string{"go", "run", "example.com/gen"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := regexp.MustCompile(` +`).ReplaceAllString(string(b), " ")
-	for _, want := range []string{
+	b := armtest.Must(file.Bytes([]string{"go", "run", "example.com/gen"}))(t)
+	armtest.Contains(t, b,
 		"//go:build arm && !purego\n",
 		"// func kern(y *[16]byte, key *[30]uint64, p []byte)\n// Requires: NEON, PMULL\nTEXT ·kern(SB), NOSPLIT, $0-20\n",
 		"MOVW y+0(FP), R0", "MOVW key+4(FP), R1", "MOVW p_base+8(FP), R2", "MOVW p_len+12(FP), R3",
 		"TEXT ·count(SB), NOSPLIT, $0-20\n",
-		"MOVW s_len+4(FP), R0", "MOVW n+8(FP), R1", "MOVW ok+16(FP), R2",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q:\n%s", want, got)
-		}
-	}
+		"MOVW s_len+4(FP), R0", "MOVW n+8(FP), R1", "MOVW ok+16(FP), R2")
 }
 
 // TestAsmdecl lets go vet's asmdecl check, for GOARCH=arm, the offsets and
@@ -288,10 +226,7 @@ func TestAsmdecl(t *testing.T) {
 		t.Skip("runs go vet on a temporary module")
 	}
 	goBin, _ := gentest.GoTool(t)
-	file, err := NewFile("arm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm"))(t)
 	decls := map[string]string{
 		"kern":  "func(y *[16]byte, key *[30]uint64, p []byte)",
 		"count": "func(s string, n uint32, b []uint16) (r int, ok uint32)",
@@ -299,25 +234,17 @@ func TestAsmdecl(t *testing.T) {
 	var goSrc strings.Builder
 	goSrc.WriteString("package x\n\n")
 	for _, name := range []string{"kern", "count"} {
-		f, err := file.Func(name, decls[name])
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := armtest.Must(file.Func(name, decls[name]))(t)
 		fmt.Fprintf(&goSrc, "func %s%s\n", name, strings.TrimPrefix(decls[name], "func"))
 		for comp := range f.offsets {
 			f.LoadArg(Arg{f, comp}, R0)
 		}
 		f.RET()
 	}
-	b, err := file.Bytes([]string{"test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := armtest.Must(file.Bytes([]string{"test"}))(t)
 	dir := t.TempDir()
 	for name, text := range map[string]string{"go.mod": "module x\n\ngo 1.21\n", "x.go": goSrc.String(), "x_arm.s": string(b)} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		gentest.WriteFile(t, filepath.Join(dir, name), text)
 	}
 	gentest.Run(t, dir, []string{"GOOS=linux", "GOARCH=arm", "GOFLAGS=-mod=mod", "GOWORK=off"}, goBin, "vet", ".")
 }
@@ -325,21 +252,17 @@ func TestAsmdecl(t *testing.T) {
 // TestDependences checks that every instruction form declares what it
 // writes, which Schedule relies on.
 func TestDependences(t *testing.T) {
-	f, _ := newFunc("t", "func()")
+	f := testFunc()
 	f.SetFrame(8)
 	every(f)
-	for _, i := range f.Insts() {
-		if !i.Branch && !i.Terminal && len(i.Out) == 0 {
-			t.Errorf("%s declares no output", i.Text())
-		}
-	}
+	armtest.Outputs(t, f.Insts())
 }
 
 // TestScheduleHalves checks that the scheduler sees a D register as half
 // of its Q register: an operation on d1 must stay after the multiply that
 // writes q0, and one on d2 is free to move between them.
 func TestScheduleHalves(t *testing.T) {
-	f, _ := newFunc("t", "func()")
+	f := testFunc()
 	f.Label("loop")
 	f.VMULLP8(Dn(17), Dn(16), Q0)
 	f.VEOR(Dn(20), Dn(1), Dn(1)) // needs the high half of q0
@@ -348,15 +271,8 @@ func TestScheduleHalves(t *testing.T) {
 	f.SUBS(16, R3, R3)
 	f.BNE("loop")
 	f.Schedule()
-	got, err := f.GNU("loop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(got), "\n")
-	pos := map[string]int{}
-	for k, l := range lines {
-		pos[strings.TrimSpace(l)] = k
-	}
+	got := armtest.Must(f.GNU("loop"))(t)
+	pos := armtest.Lines(got)
 	mul, use := pos["vmull.p8 q0, d16, d17"], pos["veor d1, d1, d20"]
 	if use < mul+2 {
 		t.Errorf("the use of q0's high half was not kept apart from the multiply:\n%s", got)

@@ -63,7 +63,7 @@ func newFunc(name, sig string) (*Func, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arm32: signature of %s: %w", name, err)
 	}
-	return &Func{Func: armemit.NewFunc(name, s, fr.Size, isas), offsets: fr.Offsets}, nil
+	return &Func{Func: armemit.NewFunc(name, s, fr.Size, isas, "b"), offsets: fr.Offsets}, nil
 }
 
 // Arg is an argument of a function, or part of one (a slice's base or

@@ -12,44 +12,30 @@ import (
 // register compare. Go's assembler knows all of them: they are written in
 // Go syntax, R1@>27 for r1, ror #27.
 
-// ShiftKind is the shift applied to a register operand.
-type ShiftKind = armemit.ShiftKind
-
-// The shifts.
-const (
-	LSL = armemit.LSL
-	LSR = armemit.LSR
-	ROR = armemit.ROR
-)
-
 // Shifted is a register operand shifted by a constant: R1<<3, R1>>3,
 // R1@>2. Make one with Reg.LSL, Reg.LSR or Reg.ROR.
-type Shifted struct {
-	Reg  Reg
-	Kind ShiftKind
-	N    int
-}
+type Shifted = armemit.Shifted[Reg]
 
 // Operand2 is the second source of a data-processing instruction: a
 // register (Reg) or a shifted register (Shifted).
-type Operand2 interface{ shifted() Shifted }
+type Operand2 = armemit.Operand2[Reg]
 
-func (r Reg) shifted() Shifted     { return Shifted{Reg: r} }
-func (s Shifted) shifted() Shifted { return s }
+// Operand returns r, unshifted (Operand2).
+func (r Reg) Operand() Shifted { return Shifted{Reg: r} }
 
 // LSL is r shifted left by n bits.
-func (r Reg) LSL(n int) Shifted { return Shifted{r, LSL, n} }
+func (r Reg) LSL(n int) Shifted { return Shifted{Reg: r, Kind: armemit.LSL, N: n} }
 
 // LSR is r shifted right (logical) by n bits.
-func (r Reg) LSR(n int) Shifted { return Shifted{r, LSR, n} }
+func (r Reg) LSR(n int) Shifted { return Shifted{Reg: r, Kind: armemit.LSR, N: n} }
 
 // ROR is r rotated right by n bits.
-func (r Reg) ROR(n int) Shifted { return Shifted{r, ROR, n} }
+func (r Reg) ROR(n int) Shifted { return Shifted{Reg: r, Kind: armemit.ROR, N: n} }
 
 // texts returns the Go and GNU forms of s.
-func (s Shifted) texts(op string) (goText, gnuText string) {
+func texts(s Shifted, op string) (goText, gnuText string) {
 	s.Reg.check()
-	if s.N == 0 && s.Kind == LSL {
+	if s.N == 0 && s.Kind == armemit.LSL {
 		return s.Reg.String(), s.Reg.gnuText()
 	}
 	need(s.N > 0 && s.N < 32, "%s: shift %d out of range 1..31", op, s.N)
@@ -57,10 +43,10 @@ func (s Shifted) texts(op string) (goText, gnuText string) {
 }
 
 func (f *Func) dataProc(goOp, gnuOp string, m Operand2, n, d Reg) {
-	s := m.shifted()
+	s := m.Operand()
 	n.check()
 	d.check()
-	mg, mu := s.texts(goOp)
+	mg, mu := texts(s, goOp)
 	f.scalar(goOp, []string{mg, n.String(), d.String()}, fmt.Sprintf("%s %s, %s, %s", gnuOp, d.gnuText(), n.gnuText(), mu), res(n, s.Reg), res(d))
 }
 
@@ -93,7 +79,12 @@ func (f *Func) CMPReg(m, n Reg) {
 // SP-based access.
 func stackRes(base Reg, off, size int) []string { return armemit.MemRes(base == SP, off, size) }
 
-func memText(base Reg, off int) (goText, gnuText string) {
+// wordMem checks the load or store op of r at off(base) (off in 0..4095)
+// and returns the address in Go and GNU syntax.
+func wordMem(op string, base Reg, off int, r Reg) (goText, gnuText string) {
+	base.checkBase()
+	r.check()
+	need(off >= 0 && off < 4096, "%s: offset %d out of range 0..4095", op, off)
 	if off == 0 {
 		return fmt.Sprintf("(%v)", base), fmt.Sprintf("[%s]", base.gnuText())
 	}
@@ -103,20 +94,14 @@ func memText(base Reg, off int) (goText, gnuText string) {
 // LDR loads the word at off(base) into d (Go: MOVW off(Rn), Rd); off is
 // in 0..4095.
 func (f *Func) LDR(base Reg, off int, d Reg) {
-	base.checkBase()
-	d.check()
-	need(off >= 0 && off < 4096, "LDR: offset %d out of range 0..4095", off)
-	g, u := memText(base, off)
+	g, u := wordMem("LDR", base, off, d)
 	f.scalar("MOVW", []string{g, d.String()}, fmt.Sprintf("ldr %s, %s", d.gnuText(), u),
 		append(res(base), stackRes(base, off, 4)...), res(d)).Latency = 4
 }
 
 // STR stores s at off(base) (Go: MOVW Rs, off(Rn)); off is in 0..4095.
 func (f *Func) STR(s Reg, base Reg, off int) {
-	base.checkBase()
-	s.check()
-	need(off >= 0 && off < 4096, "STR: offset %d out of range 0..4095", off)
-	g, u := memText(base, off)
+	g, u := wordMem("STR", base, off, s)
 	f.scalar("MOVW", []string{s.String(), g}, fmt.Sprintf("str %s, %s", s.gnuText(), u),
 		append(res(s, base), stackRes(base, off, 4)...), stackRes(base, off, 4))
 }

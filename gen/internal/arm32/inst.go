@@ -2,6 +2,7 @@ package arm32
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -20,25 +21,10 @@ func sameWidth(op string, xs ...Vec) {
 	}
 }
 
-// latency is the scheduler's model of a result's delay: loads 4 cycles,
-// polynomial multiplies 5, the SHA-1 instructions 6 (SHA1C's four rounds
-// on the Cortex-A57), other NEON operations 3.
-func latency(gnu string) int {
-	switch {
-	case strings.HasPrefix(gnu, "vld"):
-		return 4
-	case strings.HasPrefix(gnu, "vmull"):
-		return 5
-	case strings.HasPrefix(gnu, "sha1"):
-		return 6
-	}
-	return 3
-}
-
 // neon appends a NEON instruction as WORD, with what it reads and writes.
 func (f *Func) neon(isa string, enc uint32, gnu string, in, out []string) *armemit.Inst {
 	f.checkLR(gnu, in, out)
-	return f.Add(&armemit.Inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: isa, In: in, Out: out, Latency: latency(gnu)})
+	return f.Add(&armemit.Inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: isa, In: in, Out: out, Latency: armemit.VectorLatency(gnu, "vld", "vmull", "sha1")})
 }
 
 // --- Bitwise logic (D or Q) ---
@@ -145,18 +131,11 @@ func (f *Func) VTBL(m DReg, table []DReg, d DReg) {
 		fmt.Sprintf("vtbl.8 %v, %s, %v", d, list, m), res(table, m), res(d))
 }
 
+// elemSize is the size field of elements of size bits (8, 16, 32 or 64),
+// which must be one of allowed: 0 for bytes up to 3 for doublewords.
 func elemSize(op string, size int, allowed ...int) uint32 {
-	for i, a := range []int{8, 16, 32, 64} {
-		if a == size {
-			for _, b := range allowed {
-				if b == size {
-					return uint32(i)
-				}
-			}
-		}
-	}
-	need(false, "%s: element size %d not allowed (want one of %v)", op, size, allowed)
-	return 0
+	need(slices.Contains(allowed, size), "%s: element size %d not allowed (want one of %v)", op, size, allowed)
+	return uint32(bits.TrailingZeros(uint(size / 8)))
 }
 
 func (f *Func) pairwise(name string, enc uint32, size int, m, d Vec) {
@@ -290,31 +269,26 @@ func (p Post) gnu(base Reg) string {
 
 // VLD1 loads the consecutive registers of list from (base), bytes in
 // memory order (vld1.8), which needs no alignment.
-func (f *Func) VLD1(base Reg, post Post, list []DReg) {
-	base.check()
-	l := regList("vld1", list)
-	in, out := res(base, "mem"), res(list)
-	if post.kind == 2 {
-		in = append(in, post.inc.String())
-	}
-	if post.kind != 0 {
-		out = append(out, base.String())
-	}
-	f.neon("NEON", encLdSt(true, len(list), base, list[0], post.rm()), fmt.Sprintf("vld1.8 %s, %s", l, post.gnu(base)), in, out)
-}
+func (f *Func) VLD1(base Reg, post Post, list []DReg) { f.ldst1(true, base, post, list) }
 
 // VST1 stores the consecutive registers of list to (base) (vst1.8).
-func (f *Func) VST1(list []DReg, base Reg, post Post) {
+func (f *Func) VST1(list []DReg, base Reg, post Post) { f.ldst1(false, base, post, list) }
+
+// ldst1 appends VLD1 (load) or VST1 of list at (base).
+func (f *Func) ldst1(load bool, base Reg, post Post, list []DReg) {
 	base.check()
-	l := regList("vst1", list)
-	in, out := res(list, base, "mem"), []string{"mem"}
+	op, in, out := "vld1", res(base, "mem"), res(list)
+	if !load {
+		op, in, out = "vst1", res(list, base, "mem"), []string{"mem"}
+	}
+	l := regList(op, list)
 	if post.kind == 2 {
 		in = append(in, post.inc.String())
 	}
 	if post.kind != 0 {
 		out = append(out, base.String())
 	}
-	f.neon("NEON", encLdSt(false, len(list), base, list[0], post.rm()), fmt.Sprintf("vst1.8 %s, %s", l, post.gnu(base)), in, out)
+	f.neon("NEON", encLdSt(load, len(list), base, list[0], post.rm()), fmt.Sprintf("%s.8 %s, %s", op, l, post.gnu(base)), in, out)
 }
 
 // --- General-purpose registers and control flow (Go syntax) ---
@@ -361,9 +335,9 @@ func (f *Func) LoadAddr(g *Global, r Reg) {
 // MOVW copies register m to r, or a shifted register: MOVW R1@>2, R1 is
 // the rotate ror r1, r1, #2.
 func (f *Func) MOVW(m Operand2, r Reg) {
-	s := m.shifted()
+	s := m.Operand()
 	r.check()
-	g, _ := s.texts("MOVW")
+	g, _ := texts(s, "MOVW")
 	gnu := fmt.Sprintf("mov %s, %s", r.gnuText(), s.Reg.gnuText())
 	if s.N != 0 {
 		gnu = fmt.Sprintf("%s %s, %s, #%d", s.Kind.GNU(), r.gnuText(), s.Reg.gnuText(), s.N)
@@ -409,26 +383,6 @@ func (f *Func) CMP(imm int, n Reg) {
 	f.scalar("CMP", []string{fmt.Sprintf("$%d", imm), n.String()}, fmt.Sprintf("cmp %s, #%d", n.gnuText(), imm), res(n), []string{"flags"})
 }
 
-func (f *Func) branch(goOp, gnuOp, label string) {
-	f.Add(&armemit.Inst{Op: goOp, Args: []string{label}, GNU: gnuOp + " " + label,
-		Branch: true, Conditional: goOp != "B", Target: label, In: []string{"flags"}})
-}
-
-// B jumps to label.
-func (f *Func) B(label string) { f.branch("B", "b", label) }
-
-// BEQ jumps to label if the last comparison found equality (Z set).
-func (f *Func) BEQ(label string) { f.branch("BEQ", "beq", label) }
-
-// BNE jumps to label if Z is clear.
-func (f *Func) BNE(label string) { f.branch("BNE", "bne", label) }
-
-// BHS jumps to label if the comparison was unsigned >= (carry set).
-func (f *Func) BHS(label string) { f.branch("BHS", "bhs", label) }
-
-// BLO jumps to label if the comparison was unsigned < (carry clear).
-func (f *Func) BLO(label string) { f.branch("BLO", "blo", label) }
-
 // RET returns. (Go assembles it as ADD $0, R14, R15; it has no GNU form here.)
 func (f *Func) RET() { f.Add(&armemit.Inst{Op: "RET", Terminal: true}) }
 
@@ -452,19 +406,20 @@ func sReg(op string, q QReg) uint32 {
 // words (the VFP load of S4d; off is a multiple of 4 below 1024; d is one
 // of Q0-Q7).
 func (f *Func) VLDR32(base Reg, off int, d QReg) {
-	base.check()
-	need(off >= 0 && off < 1024 && off%4 == 0, "vldr: offset %d is not a multiple of 4 in 0..1020", off)
-	s := sReg("vldr", d)
-	f.neon("NEON", encVLDR32|uint32(base)<<16|(s>>1)<<12|(s&1)<<22|uint32(off/4),
-		fmt.Sprintf("vldr s%d, [%s, #%d]", s, base.gnuText(), off), res(base, "mem", d.Lo()), res(d.Lo()))
+	f.vfp32("vldr", encVLDR32, base, off, d, res(base, "mem", d.Lo()), res(d.Lo()))
 }
 
 // VSTR32 stores word 0 of s at off(base) (the VFP store of S4s; off is a
 // multiple of 4 below 1024; s is one of Q0-Q7).
 func (f *Func) VSTR32(s QReg, base Reg, off int) {
+	f.vfp32("vstr", encVSTR32, base, off, s, res(s.Lo(), base, "mem"), []string{"mem"})
+}
+
+// vfp32 appends the VFP load or store op of word 0 of q at off(base).
+func (f *Func) vfp32(op string, enc uint32, base Reg, off int, q QReg, in, out []string) {
 	base.check()
-	need(off >= 0 && off < 1024 && off%4 == 0, "vstr: offset %d is not a multiple of 4 in 0..1020", off)
-	n := sReg("vstr", s)
-	f.neon("NEON", encVSTR32|uint32(base)<<16|(n>>1)<<12|(n&1)<<22|uint32(off/4),
-		fmt.Sprintf("vstr s%d, [%s, #%d]", n, base.gnuText(), off), res(s.Lo(), base, "mem"), []string{"mem"})
+	need(off >= 0 && off < 1024 && off%4 == 0, "%s: offset %d is not a multiple of 4 in 0..1020", op, off)
+	n := sReg(op, q)
+	f.neon("NEON", enc|uint32(base)<<16|(n>>1)<<12|(n&1)<<22|uint32(off/4),
+		fmt.Sprintf("%s s%d, [%s, #%d]", op, n, base.gnuText(), off), in, out)
 }

@@ -80,25 +80,10 @@ func (a Arrangement) Lanes() int { return arrangements[a].lanes }
 func (a Arrangement) Bytes() int { return a.ElemBits() * a.Lanes() / 8 }
 
 // q is the Q bit of most SIMD encodings: 1 for a 128-bit operand.
-func (a Arrangement) q() uint32 {
-	if a.Bytes() == 16 {
-		return 1
-	}
-	return 0
-}
+func (a Arrangement) q() uint32 { return uint32(a.Bytes() / 16) }
 
 // size is the two-bit element size field: 0 for bytes up to 3 for doublewords.
-func (a Arrangement) size() uint32 {
-	switch a.ElemBits() {
-	case 8:
-		return 0
-	case 16:
-		return 1
-	case 32:
-		return 2
-	}
-	return 3
-}
+func (a Arrangement) size() uint32 { return [...]uint32{8: 0, 16: 1, 32: 2, 64: 3}[a.ElemBits()] }
 
 // VReg is one of the 32 SIMD registers V0–V31.
 type VReg uint8

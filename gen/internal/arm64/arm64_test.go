@@ -1,12 +1,11 @@
 package arm64
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/simdhash/simdhash/gen/internal/armemit"
-	"github.com/simdhash/simdhash/gen/internal/gentest"
+	"github.com/simdhash/simdhash/gen/internal/armemit/armtest"
 )
 
 // every emits one of each instruction form the emitter has, with varied
@@ -136,21 +135,10 @@ func every(f *Func) {
 // words. This checks the Go/GNU correspondence of each form (operand
 // order, arrangement names) and each WORD encoding done in this package.
 func TestEncodings(t *testing.T) {
-	file, err := NewFile("arm64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := file.Func("every", "func()")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm64"))(t)
+	f := armtest.Must(file.Func("every", "func()"))(t)
 	every(f)
-	src, err := file.Bytes([]string{"test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gnu, insts := gnuOf(f, "armv8-a+crypto")
-	gentest.CompareEncodings(t, "arm64", "aarch64-linux-gnu-", src, gnu, 0, insts)
+	armtest.Encodings(t, file.File, f.Func, "arm64", "aarch64-linux-gnu-", "\t.arch armv8-a+crypto\n", 0)
 }
 
 // TestDependences checks that every instruction form declares what it
@@ -158,11 +146,7 @@ func TestEncodings(t *testing.T) {
 func TestDependences(t *testing.T) {
 	f := newFunc()
 	every(f)
-	for _, i := range f.Insts() {
-		if !i.Branch && !i.Terminal && len(i.Out) == 0 {
-			t.Errorf("%s declares no output", i.Text())
-		}
-	}
+	armtest.Outputs(t, f.Insts())
 }
 
 // TestSchedule checks that Schedule moves independent work between a
@@ -181,15 +165,8 @@ func TestSchedule(t *testing.T) {
 	f.SUBS(16, R3, R3)
 	f.BNE("loop")
 	f.Schedule()
-	got, err := f.GNU("loop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(got), "\n")
-	pos := map[string]int{}
-	for k, l := range lines {
-		pos[strings.TrimSpace(l)] = k
-	}
+	got := armtest.Must(f.GNU("loop"))(t)
+	pos := armtest.Lines(got)
 	if pos["eor v4.16b, v4.16b, v3.16b"] < pos["pmull v3.1q, v2.1d, v1.1d"]+2 {
 		t.Errorf("the consumer of the PMULL was not moved away from it:\n%s", got)
 	}
@@ -241,26 +218,16 @@ func TestScheduleInOrderCompletion(t *testing.T) {
 // TestKnownWords pins WORD encodings checked once with GNU as and under
 // qemu, so that they stay checked where binutils are not installed.
 func TestKnownWords(t *testing.T) {
-	cases := []struct {
-		emit func(f *Func)
-		want string
-	}{
-		{func(f *Func) { f.VMOVI2D(0xffff000000000000, V9) }, "WORD $0x6f06e409 // movi v9.2d, #0xffff000000000000"},
-		{func(f *Func) { f.FMOVX(V25, 1, R20) }, "WORD $0x9eae0334 // fmov x20, v25.d[1]"},
-	}
-	for _, c := range cases {
-		f := newFunc()
-		c.emit(f)
-		if got := f.Insts()[0].Text(); got != c.want {
-			t.Errorf("got %q, want %q", got, c.want)
-		}
-	}
+	armtest.Words(t, newFunc, map[string]func(f *Func){
+		"WORD $0x6f06e409 // movi v9.2d, #0xffff000000000000": func(f *Func) { f.VMOVI2D(0xffff000000000000, V9) },
+		"WORD $0x9eae0334 // fmov x20, v25.d[1]":              func(f *Func) { f.FMOVX(V25, 1, R20) },
+	})
 }
 
 // TestShapes checks that operand shapes an instruction lacks are refused
 // when the generator runs.
 func TestShapes(t *testing.T) {
-	bad := map[string]func(f *Func){
+	armtest.Refused(t, newFunc, map[string]func(f *Func){
 		"VPMULL on B16":      func(f *Func) { f.VPMULL(V1.B16(), V2.B16(), V3.H8()) },
 		"VPMULL D1 into H8":  func(f *Func) { f.VPMULL(V1.D1(), V2.D1(), V3.H8()) },
 		"VPMULL2 on D1":      func(f *Func) { f.VPMULL2(V1.D1(), V2.D1(), V3.Q1()) },
@@ -288,30 +255,14 @@ func TestShapes(t *testing.T) {
 		"SHA1C on B16":       func(f *Func) { f.SHA1C(V1.B16(), V2, V3) },
 		"SHA1SU0 on D2":      func(f *Func) { f.SHA1SU0(V1.D2(), V2.D2(), V3.D2()) },
 		"SHA1SU1 mixed":      func(f *Func) { f.SHA1SU1(V1.S4(), V3.B16()) },
-	}
-	for name, emit := range bad {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: accepted", name)
-				}
-			}()
-			emit(newFunc())
-		}()
-	}
+	})
 }
 
 // TestHeader checks the file layout: header, constraint, include, and the
 // signature and Requires lines before TEXT.
 func TestHeader(t *testing.T) {
-	file, err := NewFile("arm64 && !purego")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := file.Func("kern", "func(y *[16]byte, key *[24]uint64, p []byte)")
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := armtest.Must(NewFile("arm64 && !purego"))(t)
+	f := armtest.Must(file.Func("kern", "func(y *[16]byte, key *[24]uint64, p []byte)"))(t)
 	f.LoadArg(f.Arg("y"), R0)
 	f.LoadArg(f.Arg("key"), R1)
 	f.LoadArg(f.Arg("p").Base(), R2)
@@ -320,21 +271,12 @@ func TestHeader(t *testing.T) {
 	f.RET()
 	g := file.Data("consts")
 	g.U64(1, 2)
-	b, err := file.Bytes([]string{"go", "run", "example.com/gen", "-out", "x.s"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := regexp.MustCompile(` +`).ReplaceAllString(string(b), " ")
-	for _, want := range []string{
+	b := armtest.Must(file.Bytes([]string{"go", "run", "example.com/gen", "-out", "x.s"}))(t)
+	armtest.Contains(t, b,
 		"// Code generated by command: go run example.com/gen -out x.s. DO NOT EDIT.\n\n//go:build arm64 && !purego\n\n#include \"textflag.h\"\n",
 		"// func kern(y *[16]byte, key *[24]uint64, p []byte)\n// Requires: ASIMD, PMULL\nTEXT ·kern(SB), NOSPLIT, $0-40\n",
 		"MOVD y+0(FP), R0", "MOVD key+8(FP), R1", "MOVD p_base+16(FP), R2", "MOVD p_len+24(FP), R3",
-		"DATA consts<>+0(SB)/8, $0x0000000000000001\nDATA consts<>+8(SB)/8, $0x0000000000000002\nGLOBL consts<>(SB), RODATA|NOPTR, $16\n",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q:\n%s", want, got)
-		}
-	}
+		"DATA consts<>+0(SB)/8, $0x0000000000000001\nDATA consts<>+8(SB)/8, $0x0000000000000002\nGLOBL consts<>(SB), RODATA|NOPTR, $16\n")
 }
 
 func TestConstraint(t *testing.T) {
@@ -359,10 +301,7 @@ func TestGNULoop(t *testing.T) {
 	f.SUBS(1, R1, R1)
 	f.BNE("again")
 	f.RET()
-	got, err := f.GNU("again")
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := armtest.Must(f.GNU("again"))(t)
 	want := "again:\n\teor v2.16b, v2.16b, v1.16b\n\tsubs x1, x1, #1\n\tb.ne again\n"
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)

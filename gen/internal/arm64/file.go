@@ -47,14 +47,14 @@ func (file *File) Func(name, sig string) (*Func, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arm64: signature of %s: %w", name, err)
 	}
-	f := &Func{Func: armemit.NewFunc(name, s, s.Bytes(), isas), sig: s}
+	f := &Func{Func: armemit.NewFunc(name, s, s.Bytes(), isas, "b."), sig: s}
 	file.Add(f.Func)
 	return f, nil
 }
 
 // newFunc returns a function outside any file, for tests.
 func newFunc() *Func {
-	return &Func{Func: armemit.NewFunc("test", gotypes.NewSignatureVoid(), 0, isas), sig: gotypes.NewSignatureVoid()}
+	return &Func{Func: armemit.NewFunc("test", gotypes.NewSignatureVoid(), 0, isas, "b."), sig: gotypes.NewSignatureVoid()}
 }
 
 // Arg is an argument of a function, or part of one (a slice's base or length).

@@ -19,39 +19,25 @@ const (
 	RSP                 // stack pointer: RSP (GNU: sp), only as a memory base
 )
 
-// ShiftKind is the shift applied to a register operand.
-type ShiftKind = armemit.ShiftKind
-
-// The shifts.
-const (
-	LSL = armemit.LSL
-	LSR = armemit.LSR
-	ROR = armemit.ROR
-)
-
-// Shifted is a register operand shifted by a constant: R1<<3, R1>>3, R1@>2.
-// Make one with Reg.LSL, Reg.LSR or Reg.ROR.
-type Shifted struct {
-	Reg  Reg
-	Kind ShiftKind
-	N    int
-}
+// Shifted is a register operand shifted by a constant: R1<<3, R1>>3,
+// R1@>2. Make one with Reg.LSL, Reg.LSR or Reg.ROR.
+type Shifted = armemit.Shifted[Reg]
 
 // Operand2 is the second source of a data-processing instruction: a
 // register (Reg) or a shifted register (Shifted).
-type Operand2 interface{ shifted() Shifted }
+type Operand2 = armemit.Operand2[Reg]
 
-func (r Reg) shifted() Shifted     { return Shifted{Reg: r} }
-func (s Shifted) shifted() Shifted { return s }
+// Operand returns r, unshifted (Operand2).
+func (r Reg) Operand() Shifted { return Shifted{Reg: r} }
 
 // LSL is r shifted left by n bits.
-func (r Reg) LSL(n int) Shifted { return Shifted{r, LSL, n} }
+func (r Reg) LSL(n int) Shifted { return Shifted{Reg: r, Kind: armemit.LSL, N: n} }
 
 // LSR is r shifted right (logical) by n bits.
-func (r Reg) LSR(n int) Shifted { return Shifted{r, LSR, n} }
+func (r Reg) LSR(n int) Shifted { return Shifted{Reg: r, Kind: armemit.LSR, N: n} }
 
 // ROR is r rotated right by n bits.
-func (r Reg) ROR(n int) Shifted { return Shifted{r, ROR, n} }
+func (r Reg) ROR(n int) Shifted { return Shifted{Reg: r, Kind: armemit.ROR, N: n} }
 
 // name returns r's Go name and its GNU name as a 32-bit (w) or 64-bit (x)
 // register.
@@ -80,9 +66,9 @@ func (r Reg) checkBase() {
 }
 
 // texts returns the Go and GNU forms of a second operand of size bits.
-func (s Shifted) texts(op string, bits int) (goText, gnuText string) {
+func texts(s Shifted, op string, bits int) (goText, gnuText string) {
 	g, u := s.Reg.name(bits == 64)
-	if s.N == 0 && s.Kind == LSL {
+	if s.N == 0 && s.Kind == armemit.LSL {
 		return g, u
 	}
 	need(s.Reg != ZR, "%s: a shifted ZR", op)
@@ -94,8 +80,8 @@ func (s Shifted) texts(op string, bits int) (goText, gnuText string) {
 // registers (or 64-bit when bits is 64). n may be ZR for the logical
 // instructions.
 func (f *Func) alu(goOp, gnuOp string, bits int, m Operand2, n, d Reg) {
-	s := m.shifted()
-	mg, mu := s.texts(goOp, bits)
+	s := m.Operand()
+	mg, mu := texts(s, goOp, bits)
 	ng, nu := n.name(bits == 64)
 	dg, du := d.name(bits == 64)
 	need(d != ZR && d != RSP && n != RSP && s.Reg != RSP, "%s: RSP or ZR where a register is needed", goOp)
@@ -109,8 +95,8 @@ func (f *Func) alu(goOp, gnuOp string, bits int, m Operand2, n, d Reg) {
 }
 
 func (f *Func) arith(goOp, gnuOp string, bits int, m Operand2, n, d Reg) {
-	s := m.shifted()
-	need(s.Kind != ROR, "%s: ADD and SUB take no rotated operand", goOp)
+	s := m.Operand()
+	need(s.Kind != armemit.ROR, "%s: ADD and SUB take no rotated operand", goOp)
 	need(n != ZR && s.Reg != ZR, "%s: ZR is the stack pointer's number in ADD and SUB; not allowed here", goOp)
 	f.alu(goOp, gnuOp, bits, m, n, d)
 }
@@ -174,43 +160,37 @@ func loadStoreOffset(op string, size int, m Mem) {
 
 // LDRW loads the 32-bit word at m into d, zeroing its high word (Go:
 // MOVWU off(Rn), Rd).
-func (f *Func) LDRW(m Mem, d Reg) {
-	loadStoreOffset("LDRW", 4, m)
-	_, du := d.name(false)
-	f.scalar("MOVWU", []string{m.goText(), d.String()}, fmt.Sprintf("ldr %s, %s", du, m.gnuText())).
-		rw(append(rs(m.Base), memRes(m, 4)...), rs(d)...).Latency = loadLatency
-}
+func (f *Func) LDRW(m Mem, d Reg) { f.load("LDRW", "MOVWU", 4, m, d) }
 
 // LDR loads the 64-bit word at m into d (Go: MOVD off(Rn), Rd).
-func (f *Func) LDR(m Mem, d Reg) {
-	loadStoreOffset("LDR", 8, m)
-	_, du := d.name(true)
-	f.scalar("MOVD", []string{m.goText(), d.String()}, fmt.Sprintf("ldr %s, %s", du, m.gnuText())).
-		rw(append(rs(m.Base), memRes(m, 8)...), rs(d)...).Latency = loadLatency
+func (f *Func) LDR(m Mem, d Reg) { f.load("LDR", "MOVD", 8, m, d) }
+
+// load appends the load of the word of size bytes (4 or 8) at m into d.
+func (f *Func) load(op, goOp string, size int, m Mem, d Reg) {
+	loadStoreOffset(op, size, m)
+	_, du := d.name(size == 8)
+	f.scalar(goOp, []string{m.goText(), d.String()}, fmt.Sprintf("ldr %s, %s", du, m.gnuText())).
+		rw(append(rs(m.Base), memRes(m, size)...), rs(d)...).Latency = loadLatency
 }
 
 // LDPW loads the 32-bit words at m and m+4 into d1 and d2 (Go: LDPW
 // off(Rn), (R1, R2)).
-func (f *Func) LDPW(m Mem, d1, d2 Reg) {
-	m.Base.checkBase()
-	need(m.Off%4 == 0 && m.Off >= -256 && m.Off <= 252, "LDPW: offset %d is not a multiple of 4 in -256..252", m.Off)
-	need(d1 != d2, "LDPW: both destinations are %v", d1)
-	_, u1 := d1.name(false)
-	_, u2 := d2.name(false)
-	f.scalar("LDPW", []string{m.goText(), fmt.Sprintf("(%v, %v)", d1, d2)}, fmt.Sprintf("ldp %s, %s, %s", u1, u2, m.gnuText())).
-		rw(append(rs(m.Base), memRes(m, 8)...), rs(d1, d2)...).Latency = loadLatency
-}
+func (f *Func) LDPW(m Mem, d1, d2 Reg) { f.loadPair("LDPW", 4, m, d1, d2) }
 
 // LDP loads the 64-bit words at m and m+8 into d1 and d2 (Go: LDP
 // off(Rn), (R1, R2)).
-func (f *Func) LDP(m Mem, d1, d2 Reg) {
+func (f *Func) LDP(m Mem, d1, d2 Reg) { f.loadPair("LDP", 8, m, d1, d2) }
+
+// loadPair appends the load of the two words of size bytes (4 or 8) at m
+// into d1 and d2; the offset is a signed, scaled 7-bit one.
+func (f *Func) loadPair(goOp string, size int, m Mem, d1, d2 Reg) {
 	m.Base.checkBase()
-	need(m.Off%8 == 0 && m.Off >= -512 && m.Off <= 504, "LDP: offset %d is not a multiple of 8 in -512..504", m.Off)
-	need(d1 != d2, "LDP: both destinations are %v", d1)
-	_, u1 := d1.name(true)
-	_, u2 := d2.name(true)
-	f.scalar("LDP", []string{m.goText(), fmt.Sprintf("(%v, %v)", d1, d2)}, fmt.Sprintf("ldp %s, %s, %s", u1, u2, m.gnuText())).
-		rw(append(rs(m.Base), memRes(m, 16)...), rs(d1, d2)...).Latency = loadLatency
+	need(m.Off%size == 0 && m.Off >= -64*size && m.Off <= 63*size, "%s: offset %d is not a multiple of %d in %d..%d", goOp, m.Off, size, -64*size, 63*size)
+	need(d1 != d2, "%s: both destinations are %v", goOp, d1)
+	_, u1 := d1.name(size == 8)
+	_, u2 := d2.name(size == 8)
+	f.scalar(goOp, []string{m.goText(), fmt.Sprintf("(%v, %v)", d1, d2)}, fmt.Sprintf("ldp %s, %s, %s", u1, u2, m.gnuText())).
+		rw(append(rs(m.Base), memRes(m, 2*size)...), rs(d1, d2)...).Latency = loadLatency
 }
 
 // STRW stores the low word of s at m (Go: MOVW Rs, off(Rn)).

@@ -2,6 +2,7 @@ package arm64
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/armemit"
@@ -45,22 +46,6 @@ func (i built) rw(in []string, out ...string) built {
 	return i
 }
 
-// latency is the scheduler's model of an instruction's result delay:
-// loads 4 cycles, polynomial multiplies 5, the SHA-1 instructions 6 (the
-// four rounds of SHA1C on the Cortex-A53 and A57), other vector
-// operations 3.
-func latency(goOp string) int {
-	switch {
-	case strings.HasPrefix(goOp, "VLD1"):
-		return 4
-	case strings.HasPrefix(goOp, "VPMULL"):
-		return 5
-	case strings.HasPrefix(goOp, "SHA1"):
-		return 6
-	}
-	return 3
-}
-
 // operand shape checks, panicking at generation time.
 
 func need(cond bool, format string, args ...any) {
@@ -76,24 +61,20 @@ func sameArr(op string, xs ...Vec) {
 }
 
 func oneOf(op string, x Vec, allowed ...Arrangement) {
-	for _, a := range allowed {
-		if x.Arr == a {
-			return
-		}
-	}
-	need(false, "%s: arrangement %v not allowed (want one of %v)", op, x.Arr, allowed)
+	need(slices.Contains(allowed, x.Arr), "%s: arrangement %v not allowed (want one of %v)", op, x.Arr, allowed)
 }
 
 var bytesArr = []Arrangement{B8, B16}
 
 // vector appends a SIMD instruction that Go's assembler knows.
 func (f *Func) vector(isa, goOp string, goArgs []string, gnu string) built {
-	return built{f.Add(&inst{Op: goOp, Args: goArgs, GNU: gnu, ISA: isa, Latency: latency(goOp)})}
+	return built{f.Add(&inst{Op: goOp, Args: goArgs, GNU: gnu, ISA: isa, Latency: armemit.VectorLatency(goOp, "VLD1", "VPMULL", "SHA1")})}
 }
 
-// word appends a SIMD instruction that Go's assembler lacks, as WORD.
+// word appends a SIMD instruction that Go's assembler lacks, as WORD
+// (whose latency, none of those VectorLatency names, is 3).
 func (f *Func) word(enc uint32, gnu string) built {
-	return built{f.Add(&inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: "ASIMD", Latency: latency("WORD")})}
+	return built{f.Add(&inst{Op: "WORD", Word: enc, IsWord: true, GNU: gnu, ISA: "ASIMD", Latency: 3})}
 }
 
 // three appends a Go-known instruction of the form OP Vm, Vn, Vd (GNU: op vd, vn, vm).
@@ -517,26 +498,6 @@ func (f *Func) CSEL(c Cond, n, m, d Reg) {
 		fmt.Sprintf("csel %s, %s, %s, %s", d.gnuText(), n.gnuText(), m.gnuText(), strings.ToLower(string(c)))).
 		rw(rs(n, m, "flags"), rs(d)...)
 }
-
-func (f *Func) branch(goOp, gnuOp, label string) {
-	f.Add(&inst{Op: goOp, Args: []string{label}, GNU: gnuOp + " " + label,
-		Branch: true, Conditional: goOp != "B", Target: label, In: []string{"flags"}})
-}
-
-// B jumps to label.
-func (f *Func) B(label string) { f.branch("B", "b", label) }
-
-// BEQ jumps to label if the last comparison found equality (Z set).
-func (f *Func) BEQ(label string) { f.branch("BEQ", "b.eq", label) }
-
-// BNE jumps to label if Z is clear.
-func (f *Func) BNE(label string) { f.branch("BNE", "b.ne", label) }
-
-// BHS jumps to label if the comparison was unsigned >= (carry set).
-func (f *Func) BHS(label string) { f.branch("BHS", "b.hs", label) }
-
-// BLO jumps to label if the comparison was unsigned < (carry clear).
-func (f *Func) BLO(label string) { f.branch("BLO", "b.lo", label) }
 
 // CBZ jumps to label if r is zero.
 func (f *Func) CBZ(r Reg, label string) {

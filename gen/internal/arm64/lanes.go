@@ -2,8 +2,7 @@ package arm64
 
 import (
 	"fmt"
-
-	"github.com/simdhash/simdhash/gen/internal/armemit"
+	"strings"
 )
 
 // The instructions of the multi-lane kernels (gen/internal/sha1many's NEON
@@ -38,15 +37,5 @@ func (f *Func) CSETMW(c Cond, d Reg) {
 	d.check()
 	need(c.Valid(), "CSETMW: no condition %q", c)
 	_, du := d.name(false)
-	f.scalar("CSETMW", []string{string(c), d.String()}, fmt.Sprintf("csetm %s, %s", du, lower(c))).rw(rs("flags"), rs(d)...)
-}
-
-func lower(c armemit.Cond) string {
-	b := []byte(c)
-	for i := range b {
-		if b[i] >= 'A' && b[i] <= 'Z' {
-			b[i] += 'a' - 'A'
-		}
-	}
-	return string(b)
+	f.scalar("CSETMW", []string{string(c), d.String()}, fmt.Sprintf("csetm %s, %s", du, strings.ToLower(string(c)))).rw(rs("flags"), rs(d)...)
 }

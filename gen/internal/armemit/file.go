@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/build/constraint"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -40,6 +41,7 @@ func parseConstraint(expr string) (buildtags.Constraints, error) {
 		return nil, fmt.Errorf("emit: build constraint %q: %w", expr, err)
 	}
 	var cs buildtags.Constraints
+	var names []string // the tags, for the round trip below
 	var conj func(e constraint.Expr) error
 	conj = func(e constraint.Expr) error {
 		if a, ok := e.(*constraint.AndExpr); ok {
@@ -59,12 +61,14 @@ func parseConstraint(expr string) (buildtags.Constraints, error) {
 				return disj(e.Y)
 			case *constraint.TagExpr:
 				opts = append(opts, buildtags.Opt(buildtags.Term(e.Tag)))
+				names = append(names, e.Tag)
 			case *constraint.NotExpr:
 				t, ok := e.X.(*constraint.TagExpr)
 				if !ok {
 					return fmt.Errorf("emit: build constraint %q: only single tags may be negated", expr)
 				}
 				opts = append(opts, buildtags.Opt(buildtags.Not(t.Tag)))
+				names = append(names, t.Tag)
 			default:
 				return fmt.Errorf("emit: build constraint %q: not a conjunction of disjunctions of tags", expr)
 			}
@@ -92,31 +96,10 @@ func parseConstraint(expr string) (buildtags.Constraints, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emit: printed constraint %q: %w", text, err)
 	}
-	var names []string
-	var collect func(e constraint.Expr)
-	collect = func(e constraint.Expr) {
-		switch e := e.(type) {
-		case *constraint.AndExpr:
-			collect(e.X)
-			collect(e.Y)
-		case *constraint.OrExpr:
-			collect(e.X)
-			collect(e.Y)
-		case *constraint.NotExpr:
-			collect(e.X)
-		case *constraint.TagExpr:
-			names = append(names, e.Tag)
-		}
-	}
-	collect(want)
 	for mask := 0; mask < 1<<len(names); mask++ {
 		on := func(tag string) bool {
-			for i, n := range names {
-				if n == tag {
-					return mask&(1<<i) != 0
-				}
-			}
-			return false
+			i := slices.Index(names, tag)
+			return i >= 0 && mask&(1<<i) != 0
 		}
 		if want.Eval(on) != got.Eval(on) {
 			return nil, fmt.Errorf("emit: build constraint %q would print as %q, which differs", expr, strings.TrimSpace(text))

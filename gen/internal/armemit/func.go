@@ -15,6 +15,7 @@ type Func struct {
 	argBytes int                // the size of the arguments on the target
 	frame    int                // the size of the local frame
 	isas     []string           // extension names in "Requires:" order; the first is implied by the others
+	cond     string             // the GNU prefix of a conditional branch's condition: "b." or "b"
 	nodes    []any              // *Inst, Label, Comment
 }
 
@@ -23,12 +24,24 @@ type Func struct {
 // architecture (avo's gotypes computes amd64 sizes, which are also arm64's
 // but not 32-bit arm's). isas lists the extension names an instruction's
 // ISA may hold, in the order of the "Requires:" line; the first is the
-// base vector extension that every other one implies.
+// base vector extension that every other one implies. cond is how GNU
+// syntax prefixes the condition of a conditional branch: "b." (b.ne) on
+// A64, "b" (bne) on A32.
 //
 // A Func made this way can be filled and inspected (tests do that);
 // File.Add puts it into a file.
-func NewFunc(name string, sig *gotypes.Signature, argBytes int, isas []string) *Func {
-	return &Func{name: name, sig: sig, argBytes: argBytes, isas: isas}
+func NewFunc(name string, sig *gotypes.Signature, argBytes int, isas []string, cond string) *Func {
+	return &Func{name: name, sig: sig, argBytes: argBytes, isas: isas, cond: cond}
+}
+
+// Must returns v, and panics if err is not nil: for the emitters' checks
+// of constant arguments (a build constraint, a signature), which fail
+// only if the generator is wrong.
+func Must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // Name is the function's name.
@@ -52,6 +65,31 @@ func (f *Func) Frame() int { return f.frame }
 func (f *Func) Add(i *Inst) *Inst {
 	f.nodes = append(f.nodes, i)
 	return i
+}
+
+// B jumps to label.
+func (f *Func) B(label string) { f.branch("", label) }
+
+// BEQ jumps to label if the last comparison found equality (Z set).
+func (f *Func) BEQ(label string) { f.branch(EQ, label) }
+
+// BNE jumps to label if Z is clear.
+func (f *Func) BNE(label string) { f.branch(NE, label) }
+
+// BHS jumps to label if the comparison was unsigned >= (carry set).
+func (f *Func) BHS(label string) { f.branch(HS, label) }
+
+// BLO jumps to label if the comparison was unsigned < (carry clear).
+func (f *Func) BLO(label string) { f.branch(LO, label) }
+
+// branch appends B, or B<c> taken if the flags satisfy c.
+func (f *Func) branch(c Cond, label string) {
+	gnu := "b"
+	if c != "" {
+		gnu = f.cond + strings.ToLower(string(c))
+	}
+	f.Add(&Inst{Op: "B" + string(c), Args: []string{label}, GNU: gnu + " " + label,
+		Branch: true, Conditional: c != "", Target: label, In: []string{"flags"}})
 }
 
 // Label places label name here.
@@ -122,15 +160,9 @@ func (f *Func) GNU(start string) (string, error) {
 		case Label:
 			fmt.Fprintf(&b, "%s:\n", n)
 		case Comment:
-			for _, l := range n {
-				fmt.Fprintf(&b, "\t// %s\n", l)
-			}
+			writeComments(&b, n)
 		case *Inst:
-			for _, c := range n.notes {
-				for _, l := range c {
-					fmt.Fprintf(&b, "\t// %s\n", l)
-				}
-			}
+			writeComments(&b, n.notes...)
 			if n.GNU == "" {
 				return "", fmt.Errorf("%s: %s has no GNU form", f.name, n.Text())
 			}
@@ -138,4 +170,13 @@ func (f *Func) GNU(start string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// writeComments writes the lines of cs as GNU comments.
+func writeComments(b *strings.Builder, cs ...Comment) {
+	for _, c := range cs {
+		for _, l := range c {
+			fmt.Fprintf(b, "\t// %s\n", l)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package armemit
 
 import (
 	"slices"
-	"sort"
 	"strconv"
 )
 
@@ -84,15 +83,15 @@ func dependences(insts []*Inst, raw func(p, i *Inst, r string) int, waw func(p, 
 		for j := 0; j < i; j++ {
 			d := -1
 			for _, r := range insts[j].Out {
-				if contains(insts[i].In, r) {
+				if slices.Contains(insts[i].In, r) {
 					d = max(d, raw(insts[j], insts[i], r)) // read after write
 				}
-				if contains(insts[i].Out, r) {
+				if slices.Contains(insts[i].Out, r) {
 					d = max(d, waw(insts[j], insts[i])) // write after write
 				}
 			}
 			for _, r := range insts[j].In {
-				if contains(insts[i].Out, r) {
+				if slices.Contains(insts[i].Out, r) {
 					d = max(d, 0) // write after read
 				}
 			}
@@ -106,6 +105,26 @@ func dependences(insts []*Inst, raw func(p, i *Inst, r string) int, waw func(p, 
 		}
 	}
 	return g
+}
+
+// start returns what a list scheduler of g begins with: the priority of
+// each instruction, the longest chain of delays from it to the end (last(i)
+// at the least), the number of predecessors each waits for, and how many
+// instructions it places (all but a pinned branch).
+func (g *graph) start(last func(i int) int) (prio, npred []int, free int) {
+	n := len(g.insts)
+	prio, npred, free = make([]int, n), make([]int, n), n
+	if g.pinned {
+		free = n - 1
+	}
+	for i := n - 1; i >= 0; i-- {
+		npred[i] = len(g.pred[i])
+		prio[i] = last(i)
+		for _, e := range g.succ[i] {
+			prio[i] = max(prio[i], e.delay+prio[e.other])
+		}
+	}
+	return prio, npred, free
 }
 
 // core is a simulated core issuing the instructions of one stretch in
@@ -211,22 +230,7 @@ func (s *core) cycles(order []int) int {
 // order builds an order of g by list scheduling on c.
 func (c InOrder) order(g *graph) []int {
 	n := len(g.insts)
-	// prio is the chain of delays from each instruction to the end.
-	prio := make([]int, n)
-	for i := n - 1; i >= 0; i-- {
-		prio[i] = c.Done(g.insts[i])
-		for _, e := range g.succ[i] {
-			prio[i] = max(prio[i], e.delay+prio[e.other])
-		}
-	}
-	free := n
-	if g.pinned {
-		free = n - 1
-	}
-	npred := make([]int, n)
-	for i := range g.pred {
-		npred[i] = len(g.pred[i])
-	}
+	prio, npred, free := g.start(func(i int) int { return c.Done(g.insts[i]) })
 	ready := make([]int, n)
 	done := make([]bool, n)
 	s := c.newCore(g)
@@ -275,12 +279,7 @@ func (c InOrder) order(g *graph) []int {
 }
 
 func (c InOrder) scheduleRegion(nodes []any) []any {
-	head, insts, tail := splitRegion(nodes)
-	out := append(make([]any, 0, len(nodes)), head...)
-	for _, i := range c.order(c.graph(insts)) {
-		out = append(out, insts[i])
-	}
-	return append(out, tail...)
+	return permute(nodes, func(insts []*Inst) []int { return c.order(c.graph(insts)) })
 }
 
 // Cycles is the number of cycles that core c takes to issue insts, in
@@ -291,6 +290,19 @@ func (c InOrder) Cycles(insts []*Inst) int {
 		order[i] = i
 	}
 	return c.newCore(c.graph(insts)).cycles(order)
+}
+
+// permute returns a straight stretch with its instructions in the order
+// that order gives (indexes into them); the comments before the first
+// instruction stay at the top, the others go with the instruction after
+// them (splitRegion).
+func permute(nodes []any, order func(insts []*Inst) []int) []any {
+	head, insts, tail := splitRegion(nodes)
+	out := append(make([]any, 0, len(nodes)), head...)
+	for _, i := range order(insts) {
+		out = append(out, insts[i])
+	}
+	return append(out, tail...)
 }
 
 // splitRegion splits a straight stretch into the comments at its top,
@@ -342,12 +354,7 @@ func MemRes(stack bool, off, size int) []string {
 // order of the stretch).
 func (f *Func) RefineInOrder(c, second InOrder, window int) {
 	f.reorder(func(nodes []any) []any {
-		head, insts, tail := splitRegion(nodes)
-		out := append(make([]any, 0, len(nodes)), head...)
-		for _, i := range c.refine(second, insts, window) {
-			out = append(out, insts[i])
-		}
-		return append(out, tail...)
+		return permute(nodes, func(insts []*Inst) []int { return c.refine(second, insts, window) })
 	})
 }
 
@@ -365,10 +372,7 @@ func (c InOrder) refine(second InOrder, insts []*Inst, window int) []int {
 	g1 := s1.g
 	limit := s1.cycles(order)
 	best := s2.cycles(order)
-	pos := make([]int, n) // pos[i] is the place of instruction i in order
-	for i := range pos {
-		pos[i] = i
-	}
+	pos := slices.Clone(order) // pos[i] is the place of instruction i in order
 	moved := make([]int, n)
 	move := func(from, to int) { // the instruction at from goes to to
 		copy(moved, order)
@@ -431,24 +435,17 @@ func (g *graph) reduced() *graph {
 	}
 	r := &graph{insts: g.insts, succ: make([][]edge, n), pred: make([][]edge, n), pinned: g.pinned}
 	for i := range g.pred {
-		preds := append([]edge(nil), g.pred[i]...)
-		sort.Slice(preds, func(a, b int) bool { return preds[a].other > preds[b].other })
-		var kept []edge
+		preds := slices.Clone(g.pred[i])
+		slices.SortFunc(preds, func(a, b edge) int { return b.other - a.other })
 		for _, e := range preds {
-			implied := false
-			for _, k := range kept {
-				if d, ok := delay[e.other][k.other]; ok && d+k.delay >= e.delay {
-					implied = true
-					break
-				}
-			}
+			implied := slices.ContainsFunc(r.pred[i], func(k edge) bool {
+				d, ok := delay[e.other][k.other]
+				return ok && d+k.delay >= e.delay
+			})
 			if !implied {
-				kept = append(kept, e)
+				r.pred[i] = append(r.pred[i], e)
+				r.succ[e.other] = append(r.succ[e.other], edge{i, e.delay})
 			}
-		}
-		for _, e := range kept {
-			r.pred[i] = append(r.pred[i], e)
-			r.succ[e.other] = append(r.succ[e.other], edge{i, e.delay})
 		}
 	}
 	return r

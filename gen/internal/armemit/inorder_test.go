@@ -62,7 +62,7 @@ func TestInOrderCycles(t *testing.T) {
 // its reader, keeps the NEON instructions that can go together, leaves the
 // branch last, and takes fewer cycles than the order it was given.
 func TestScheduleInOrder(t *testing.T) {
-	f := NewFunc("t", nil, 0, nil)
+	f := NewFunc("t", nil, 0, nil, "b")
 	f.Label("loop")
 	f.Comment("top")
 	given := []*Inst{
@@ -129,7 +129,7 @@ func TestRefineInOrder(t *testing.T) {
 		toy("ADD", []string{"R4"}, "R4"),
 		toy("VEOR", []string{"V1"}, "V6"), // reads V1
 	}
-	f := NewFunc("t", nil, 0, nil)
+	f := NewFunc("t", nil, 0, nil, "b")
 	for _, i := range given {
 		f.Add(i)
 	}

@@ -56,6 +56,22 @@ func (i *Inst) Text() string {
 	return i.Op + " " + strings.Join(i.Args, ", ")
 }
 
+// VectorLatency is the scheduler's model of a vector instruction's result
+// delay (Inst.Latency), by its mnemonic op: loads (op begins with load) 4
+// cycles, polynomial multiplies (mul) 5, the SHA-1 instructions (sha) 6
+// (the four rounds of SHA1C on the Cortex-A53 and A57), others 3.
+func VectorLatency(op, load, mul, sha string) int {
+	switch {
+	case strings.HasPrefix(op, load):
+		return 4
+	case strings.HasPrefix(op, mul):
+		return 5
+	case strings.HasPrefix(op, sha):
+		return 6
+	}
+	return 3
+}
+
 // Label is a branch target. Go assembly labels are local to their TEXT.
 type Label string
 
@@ -93,3 +109,19 @@ func (k ShiftKind) GoOp() string { return [...]string{"<<", ">>", "@>"}[k] }
 
 // GNU is the shift's name in GNU syntax: lsl, lsr, ror.
 func (k ShiftKind) GNU() string { return [...]string{"lsl", "lsr", "ror"}[k] }
+
+// Shifted is a register operand shifted by a constant: R1<<3, R1>>3,
+// R1@>2, R being the instruction set's general register. The emitters
+// make one with their Reg's LSL, LSR and ROR.
+type Shifted[R any] struct {
+	Reg  R
+	Kind ShiftKind
+	N    int
+}
+
+// Operand2 is the second source of a data-processing instruction: a
+// register or a shifted register.
+type Operand2[R any] interface{ Operand() Shifted[R] }
+
+// Operand returns s (Operand2).
+func (s Shifted[R]) Operand() Shifted[R] { return s }

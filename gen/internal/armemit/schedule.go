@@ -83,30 +83,15 @@ func (c Core) completion(i *Inst) int {
 	return d
 }
 
-func (c Core) scheduleRegion(nodes []any) []any {
-	// Comments before the first instruction stay at the top; the others
-	// go with the instruction after them.
-	head, insts, tail := splitRegion(nodes)
+func (c Core) scheduleRegion(nodes []any) []any { return permute(nodes, c.order) }
+
+// order is the list schedule of a stretch's instructions, as indexes.
+func (c Core) order(insts []*Inst) []int {
 	g := dependences(insts,
 		func(p, _ *Inst, r string) int { return c.latency(p, r) },
 		func(_, _ *Inst) int { return 1 })
 	n, pinned, succ := len(insts), g.pinned, g.succ
-	free := n
-	if pinned {
-		free = n - 1
-	}
-	npred := make([]int, n)
-	for i := range npred {
-		npred[i] = len(g.pred[i])
-	}
-	// Priority: the longest chain of delays from an instruction to the end.
-	prio := make([]int, n)
-	for i := n - 1; i >= 0; i-- {
-		prio[i] = 1
-		for _, e := range succ[i] {
-			prio[i] = max(prio[i], e.delay+prio[e.other])
-		}
-	}
+	prio, npred, free := g.start(func(int) int { return 1 })
 
 	ready := make([]int, n) // earliest cycle at which each may issue
 	done := make([]bool, n)
@@ -118,7 +103,7 @@ func (c Core) scheduleRegion(nodes []any) []any {
 		}
 		return ready[i]
 	}
-	var order []*Inst
+	var order []int
 	for t := 0; len(order) < free; {
 		best := -1
 		soonest := -1
@@ -140,7 +125,7 @@ func (c Core) scheduleRegion(nodes []any) []any {
 		}
 		done[best] = true
 		completed = max(completed, t+c.completion(insts[best]))
-		order = append(order, insts[best])
+		order = append(order, best)
 		for _, e := range succ[best] {
 			npred[e.other]--
 			ready[e.other] = max(ready[e.other], t+e.delay)
@@ -148,20 +133,7 @@ func (c Core) scheduleRegion(nodes []any) []any {
 		t++
 	}
 	if pinned {
-		order = append(order, insts[n-1])
+		order = append(order, n-1)
 	}
-	out := append(make([]any, 0, len(nodes)), head...)
-	for _, i := range order {
-		out = append(out, i)
-	}
-	return append(out, tail...)
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
+	return order
 }

@@ -82,6 +82,21 @@ func inOrderCore(neon int, leads bool, moveNEON bool, move int) armemit.InOrder 
 	if moveNEON {
 		move = neon
 	}
+	// done is when i writes its results back, which is also when a NEON
+	// result, a move's or a load's may be read.
+	done := func(i *armemit.Inst) int {
+		switch kindOf(i) {
+		case kindNEON:
+			return neon
+		case kindMove:
+			return move
+		case kindLoad, kindNEONLoad:
+			return 4
+		case kindALU, kindExtr:
+			return 3
+		}
+		return 1
+	}
 	return armemit.InOrder{
 		Width: 2,
 		Unit: func(i *armemit.Inst) string {
@@ -103,14 +118,6 @@ func inOrderCore(neon int, leads bool, moveNEON bool, move int) armemit.InOrder 
 		Units: map[string]int{"alu": 2, "ldst": 1, "neon": 1, "branch": 1},
 		Delay: func(p, c *armemit.Inst, r string) int {
 			switch kindOf(p) {
-			case kindNEON:
-				return neon
-			case kindMove:
-				return move
-			case kindLoad, kindNEONLoad:
-				return 4
-			case kindExtr:
-				return 3
 			case kindStore:
 				return 4 // a load of the stored word
 			case kindALU:
@@ -126,21 +133,9 @@ func inOrderCore(neon int, leads bool, moveNEON bool, move int) armemit.InOrder 
 				}
 				return 1
 			}
-			return 1
+			return done(p)
 		},
-		Done: func(i *armemit.Inst) int {
-			switch kindOf(i) {
-			case kindNEON:
-				return neon
-			case kindMove:
-				return move
-			case kindLoad, kindNEONLoad:
-				return 4
-			case kindALU, kindExtr:
-				return 3
-			}
-			return 1
-		},
+		Done:  done,
 		Leads: func(i *armemit.Inst) bool { return leads && kindOf(i) == kindNEON },
 		Hold:  func(i *armemit.Inst) bool { return kindOf(i) == kindNEON || moveNEON && kindOf(i) == kindMove },
 	}

@@ -32,21 +32,20 @@ func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) 
 		return nil, "", err
 	}
 	b := &backend{arch: a, p: p, regs: a.regPlan()}
-	var file *armemit.File
+	file, err := armemit.NewFile(constraint)
+	if err != nil {
+		return nil, "", err
+	}
+	k := KTable(file, "sha1NEONK")
 	switch a {
 	case ARM64:
-		f, err := arm64.NewFile(constraint)
-		if err != nil {
-			return nil, "", err
-		}
-		file = f.File
-		k := KTable(file, "sha1NEONK")
+		f := &arm64.File{File: file}
 		var chk *CheckA64
 		if c.Result == sha1sched.Checked {
 			chk = CheckTable(file, "ubcD")
 		}
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, c.Signature()))
+			fn := armemit.Must(f.Func(name, c.Signature()))
 			fn.SetFrame(a64Frame)
 			if chk != nil {
 				chk.F, chk.Base = fn, Reg(checkBase)
@@ -57,14 +56,9 @@ func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) 
 			return &a64{f: fn, ktab: k, slots: [4]greg(b.regs.ring)}
 		}
 	case ARM:
-		f, err := arm32.NewFile(constraint)
-		if err != nil {
-			return nil, "", err
-		}
-		file = f.File
-		k := KTable(file, "sha1NEONK")
+		f := &arm32.File{File: file}
 		b.newMachine = func(name string) machine {
-			fn := must(f.Func(name, sha1sched.Contract{}.Signature()))
+			fn := armemit.Must(f.Func(name, sha1sched.Contract{}.Signature()))
 			fn.SetFrame(a32Frame)
 			return &a32{f: fn, ktab: k}
 		}
@@ -82,16 +76,6 @@ func (a Arch) generate(p Params, name, constraint string, c sha1sched.Contract) 
 		return nil, "", err
 	}
 	return file, loop, nil
-}
-
-// must returns v, and panics if err is not nil: for the emitters' checks
-// of constant arguments (the signature), which fail only if this program
-// is wrong.
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic("sha1arm: " + err.Error())
-	}
-	return v
 }
 
 // KTable adds to file the DATA symbol name holding the round constants:

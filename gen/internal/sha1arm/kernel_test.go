@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/simdhash/simdhash/gen/internal/armemit/armtest"
 	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
@@ -16,10 +17,7 @@ func generated(t *testing.T, a Arch, p Params) (asm, loop string) {
 	if err != nil {
 		t.Fatalf("%s %s: %v", a, a.Schedule(p), err)
 	}
-	b, err := file.Bytes([]string{"test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := armtest.Must(file.Bytes([]string{"test"}))(t)
 	return string(b), loop
 }
 

@@ -106,12 +106,12 @@ type machine interface {
 	store(s, base greg, off int)
 
 	// The W+K ring, off bytes into it: 16-byte aligned for storeRing,
-	// 4 (load), 8 (loadPair, load64) or 16 (loadPair64) for the rest.
+	// 4-byte aligned, or 8 (-wk ldpw, ldrx) or 16 (ldpx), for loadRing,
+	// which loads the words of one load of l (any but LoadsFmov) into d:
+	// one word, two into d[0] and d[1], two into the 64-bit d[0], or four
+	// into the 64-bit d[0] and d[1].
 	storeRing(s vreg, off int)
-	loadRing(off int, d greg)
-	loadPairRing(off int, d1, d2 greg)   // two words, into two registers
-	load64Ring(off int, d greg)          // two words, into one 64-bit register
-	loadPair64Ring(off int, d1, d2 greg) // four words, into two 64-bit registers
+	loadRing(l Loads, off int, d [2]greg)
 
 	// Vector operations, on four 32-bit lanes.
 

@@ -1,11 +1,6 @@
 package sha1arm
 
-import (
-	"fmt"
-
-	. "github.com/simdhash/simdhash/gen/internal/arm32"
-	"github.com/simdhash/simdhash/gen/internal/armemit"
-)
+import . "github.com/simdhash/simdhash/gen/internal/arm32"
 
 // a32 is the machine of 32-bit ARM with NEON: one function of the arm
 // file. Its local frame holds the W+K ring, 64 bytes from 4(R13) (above
@@ -66,30 +61,8 @@ func (m *a32) advance(ptr, end greg, label string) {
 func (m *a32) prologue() {}
 
 func (m *a32) alu(op aluOp, mm greg, sh shift, n, d greg) {
-	var o Operand2 = r32(mm)
-	switch {
-	case sh.n == 0:
-	case sh.kind == armemit.LSL:
-		o = r32(mm).LSL(sh.n)
-	case sh.kind == armemit.LSR:
-		o = r32(mm).LSR(sh.n)
-	default:
-		o = r32(mm).ROR(sh.n)
-	}
-	switch op {
-	case opAdd:
-		m.f.ADD(o, r32(n), r32(d))
-	case opEor:
-		m.f.EOR(o, r32(n), r32(d))
-	case opAnd:
-		m.f.AND(o, r32(n), r32(d))
-	case opBic:
-		m.f.BICReg(o, r32(n), r32(d))
-	case opOrr:
-		m.f.ORR(o, r32(n), r32(d))
-	default:
-		panic(fmt.Sprintf("sha1arm: no operation %d", op))
-	}
+	ops := [...]func(Operand2, Reg, Reg){opAdd: m.f.ADD, opEor: m.f.EOR, opAnd: m.f.AND, opBic: m.f.BICReg, opOrr: m.f.ORR}
+	ops[op](Shifted{Reg: r32(mm), Kind: sh.kind, N: sh.n}, r32(n), r32(d))
 }
 
 func (m *a32) addRotates() bool { return true }
@@ -107,13 +80,12 @@ func (m *a32) storeRing(s vreg, off int) {
 	m.f.VSTR(q32(s).Lo(), SP, a32Ring+off)
 	m.f.VSTR(q32(s).Hi(), SP, a32Ring+off+8)
 }
-func (m *a32) loadRing(off int, d greg) { m.f.LDR(SP, a32Ring+off, r32(d)) }
-func (m *a32) loadPairRing(off int, d1, d2 greg) {
-	panic("sha1arm: 32-bit ARM loads one W+K word at a time")
-}
-func (m *a32) load64Ring(off int, d greg) { panic("sha1arm: 32-bit ARM loads one W+K word at a time") }
-func (m *a32) loadPair64Ring(off int, d1, d2 greg) {
-	panic("sha1arm: 32-bit ARM loads one W+K word at a time")
+
+func (m *a32) loadRing(l Loads, off int, d [2]greg) {
+	if l != LoadsW {
+		panic("sha1arm: 32-bit ARM loads one W+K word at a time")
+	}
+	m.f.LDR(SP, a32Ring+off, r32(d[0]))
 }
 
 func (m *a32) loadBlock(ptr greg, g int, d vreg) { m.f.VLD1(r32(ptr), Advance, Regs(q32(d))) }

@@ -1,11 +1,6 @@
 package sha1arm
 
-import (
-	"fmt"
-
-	. "github.com/simdhash/simdhash/gen/internal/arm64"
-	"github.com/simdhash/simdhash/gen/internal/armemit"
-)
+import . "github.com/simdhash/simdhash/gen/internal/arm64"
 
 // a64 is the AArch64 machine: one function of the arm64 file. The W+K
 // ring is in V25-V28 with -wk fmov (the default), else its local frame:
@@ -60,36 +55,9 @@ func (m *a64) prologue() {
 	}
 }
 
-// operand2 is m shifted by sh.
-func operand2(m greg, sh shift) Operand2 {
-	r := x(m)
-	switch {
-	case sh.n == 0:
-		return r
-	case sh.kind == armemit.LSL:
-		return r.LSL(sh.n)
-	case sh.kind == armemit.LSR:
-		return r.LSR(sh.n)
-	}
-	return r.ROR(sh.n)
-}
-
 func (m *a64) alu(op aluOp, mm greg, sh shift, n, d greg) {
-	o := operand2(mm, sh)
-	switch op {
-	case opAdd:
-		m.f.ADDW(o, x(n), x(d))
-	case opEor:
-		m.f.EORW(o, x(n), x(d))
-	case opAnd:
-		m.f.ANDW(o, x(n), x(d))
-	case opBic:
-		m.f.BICW(o, x(n), x(d))
-	case opOrr:
-		m.f.ORRW(o, x(n), x(d))
-	default:
-		panic(fmt.Sprintf("sha1arm: no operation %d", op))
-	}
+	ops := [...]func(Operand2, Reg, Reg){opAdd: m.f.ADDW, opEor: m.f.EORW, opAnd: m.f.ANDW, opBic: m.f.BICW, opOrr: m.f.ORRW}
+	ops[op](Shifted{Reg: x(mm), Kind: sh.kind, N: sh.n}, x(n), x(d))
 }
 
 func (m *a64) addRotates() bool { return false }
@@ -108,14 +76,20 @@ func (m *a64) mov(s, d greg)         { m.f.MOVWReg(x(s), x(d)) }
 func (m *a64) load(base greg, off int, d greg) { m.f.LDRW(x(base).At(off), x(d)) }
 func (m *a64) store(s, base greg, off int)     { m.f.STRW(x(s), x(base).At(off)) }
 
-func (m *a64) storeRing(s vreg, off int)  { m.f.VST1Stack(x(m.slots[off/16]), a64Ring+off, vv(s).S4()) }
-func (m *a64) loadRing(off int, d greg)   { m.f.LDRW(RSP.At(a64Ring+off), x(d)) }
-func (m *a64) load64Ring(off int, d greg) { m.f.LDR(RSP.At(a64Ring+off), x(d)) }
-func (m *a64) loadPairRing(off int, d1, d2 greg) {
-	m.f.LDPW(RSP.At(a64Ring+off), x(d1), x(d2))
-}
-func (m *a64) loadPair64Ring(off int, d1, d2 greg) {
-	m.f.LDP(RSP.At(a64Ring+off), x(d1), x(d2))
+func (m *a64) storeRing(s vreg, off int) { m.f.VST1Stack(x(m.slots[off/16]), a64Ring+off, vv(s).S4()) }
+
+func (m *a64) loadRing(l Loads, off int, d [2]greg) {
+	at := RSP.At(a64Ring + off)
+	switch l {
+	case LoadsW:
+		m.f.LDRW(at, x(d[0]))
+	case LoadsPair:
+		m.f.LDPW(at, x(d[0]), x(d[1]))
+	case LoadsX:
+		m.f.LDR(at, x(d[0]))
+	case LoadsPairX:
+		m.f.LDP(at, x(d[0]), x(d[1]))
+	}
 }
 
 func (m *a64) moveRing(s vreg, half int, d greg) { m.f.FMOVX(vv(s), half, x(d)) }

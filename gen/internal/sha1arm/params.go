@@ -203,15 +203,10 @@ func (a Arch) Defaults() Params {
 // scalar rotates; arm64 also chooses how rol5(a) is added and how W+K is
 // loaded.
 func (a Arch) Knobs(p *Params) []knob.Knob {
-	ks := append(p.Schedule.Knobs(), &p.VRotate)
 	if a == ARM64 {
-		ks = append(ks, &p.Rol5)
+		return append(p.Schedule.Knobs(), &p.VRotate, &p.Rol5, &p.Rol30, &p.Loads, &p.Order)
 	}
-	ks = append(ks, &p.Rol30)
-	if a == ARM64 {
-		ks = append(ks, &p.Loads)
-	}
-	return append(ks, &p.Order)
+	return append(p.Schedule.Knobs(), &p.VRotate, &p.Rol30, &p.Order)
 }
 
 // Validate reports choices architecture a cannot generate.

@@ -59,17 +59,10 @@ func (b *backend) wkSteps(r sha1sched.Round, e val, dst, free greg) []step {
 			for _, a := range reads[1:] {
 				a.Record()
 			}
-			switch loads {
-			case LoadsW:
-				m.loadRing(off, regs[0])
-			case LoadsPair:
-				m.loadPairRing(off, regs[0], regs[1])
-			case LoadsX:
-				m.load64Ring(off, regs[0])
-			case LoadsPairX:
-				m.loadPair64Ring(off, regs[0], regs[1])
-			case LoadsFmov:
+			if loads == LoadsFmov {
 				b.vectorRing().moveRing(b.regs.wkv[off/16], off%16/8, regs[0])
+			} else {
+				m.loadRing(loads, off, regs)
 			}
 		})
 	}

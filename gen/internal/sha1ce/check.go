@@ -120,10 +120,10 @@ func GenerateChecked(o Options) (*armemit.File, string, error) {
 		return nil, "", fmt.Errorf("sha1ce: %w", err)
 	}
 	c := sha1sched.Contract{Result: sha1sched.Checked}
-	f := must(arm64.NewFile(o.arch.String() + " && !purego"))
+	f := armemit.Must(arm64.NewFile(o.arch.String() + " && !purego"))
 	k := sha1arm.KTable(f.File, "sha1CEConstants")
 	chk := sha1arm.CheckTable(f.File, "ubcD")
-	af := must(f.Func(CheckedName, c.Signature()))
+	af := armemit.Must(f.Func(CheckedName, c.Signature()))
 	chk.F, chk.Base = af, checkBase
 	chk.Sets, chk.Accs = checkSets, checkAccs
 	chk.Group = func(g int) arm64.VReg { return arm64.V(checkCopies + g - checkLo) }

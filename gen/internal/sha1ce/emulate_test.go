@@ -33,15 +33,10 @@ type emulator struct {
 // newEmulator returns the emulator of streams whose inputs are p, from the
 // states h, with n bytes of whole blocks each.
 func newEmulator(t *testing.T, h [][5]uint32, p [][]byte) *emulator {
-	return &emulator{h: h, p: p, ptr: make([]int, len(p)), n: len(p[0]) &^ 63, t: t}
+	return &emulator{h: h, p: p, ptr: make([]int, len(p)), n: len(p[0]) &^ 63, count: map[string]int{}, t: t}
 }
 
-func (m *emulator) op(name string) {
-	if m.count == nil {
-		m.count = map[string]int{}
-	}
-	m.count[name]++
-}
+func (m *emulator) op(name string) { m.count[name]++ }
 
 func (m *emulator) comment(...string) {}
 func (m *emulator) label(string)      {}

@@ -93,16 +93,6 @@ func (o Options) contract() sha1sched.Contract {
 	return sha1sched.Contract{}
 }
 
-// must returns v, and panics if err is not nil: for the emitters' checks
-// of constant arguments (the build constraint, the signature), which fail
-// only if this program is wrong.
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic("sha1_ce: " + err.Error())
-	}
-	return v
-}
-
 // Defaults are the target and knobs when not given: blockCE of package
 // sha1 for arm64.
 var Defaults = Options{arch: sha1arm.ARM64, ahead: defaultAhead, copied: defaultCopied, schedule: true, Streams: 1}
@@ -116,25 +106,22 @@ func Generate(o Options) (*armemit.File, string, error) {
 	if err := o.check(); err != nil {
 		return nil, "", err
 	}
+	file := armemit.Must(armemit.NewFile(o.arch.String() + " && !purego"))
+	k := sha1arm.KTable(file, "sha1CEConstants") // DATA before TEXT
 	var (
-		file *armemit.File
-		fn   *armemit.Func
-		m    machine
+		fn *armemit.Func
+		m  machine
 	)
-	switch constraint := o.arch.String() + " && !purego"; o.arch {
+	switch o.arch {
 	case sha1arm.ARM64:
-		f := must(arm64.NewFile(constraint))
-		k := sha1arm.KTable(f.File, "sha1CEConstants") // DATA before TEXT
-		af := must(f.Func(o.name(), o.contract().Signature()))
-		file, fn, m = f.File, af.Func, &a64{f: af, k: k, streams: o.Streams}
+		af := armemit.Must((&arm64.File{File: file}).Func(o.name(), o.contract().Signature()))
+		fn, m = af.Func, &a64{f: af, k: k, streams: o.Streams}
 		if o.Lanes {
 			m = &a64Lanes{a64: a64{f: af, k: k, streams: o.Streams}, temp: registers(int(o.ahead), o.Streams)}
 		}
 	case sha1arm.ARM:
-		f := must(arm32.NewFile(constraint))
-		k := sha1arm.KTable(f.File, "sha1CEConstants")
-		af := must(f.Func("blockCE", o.contract().Signature()))
-		file, fn, m = f.File, af.Func, &a32{f: af, k: k}
+		af := armemit.Must((&arm32.File{File: file}).Func("blockCE", o.contract().Signature()))
+		fn, m = af.Func, &a32{f: af, k: k}
 	default:
 		return nil, "", fmt.Errorf("no architecture %d", int(o.arch))
 	}

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/simdhash/simdhash/gen/internal/armemit"
+	"github.com/simdhash/simdhash/gen/internal/armemit/armtest"
 	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1arm"
 )
@@ -63,50 +64,31 @@ func TestKnobs(t *testing.T) {
 // refused with a message, and nothing is written. (What every ARM
 // generator's command line does is tested with armemit.Generator.)
 func TestBadKnobs(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "x.s")
-	for _, c := range []struct {
-		args []string
-		msg  string
-	}{
-		{[]string{"-out", out, "-ahead", "3"}, `"3" is not supported: use one of [1 2 4]`},
-		{[]string{"-out", out, "-arch", "arm", "-ahead", "4"}, "-ahead 4 needs 17 vector registers; -arch arm has 16"},
-		{[]string{"-out", out, "-copied", "0"}, `"0" is not a group 1-19`},
-		{[]string{"-out", out, "-copied", "20"}, `"20" is not a group 1-19`},
-		{[]string{"-out", out, "-copied", "3,,4"}, `"" is not a group 1-19`},
-		{[]string{"-out", out, "-arch", "386"}, `invalid value "386" for flag -arch: "386" is not supported: use arm64 or arm`},
-	} {
+	out := filepath.Join(t.TempDir(), "x.s")
+	armtest.Refuses(t, func(args []string, stderr io.Writer) error {
 		o := Defaults
-		err := Command(&o).Run(c.args, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%q: error %v, want one saying %q", c.args, err, c.msg)
-		}
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Error("a rejected run wrote its output")
-	}
+		return Command(&o).Run(args, stderr)
+	}, out, []armtest.Refusal{
+		{Args: []string{"-out", out, "-ahead", "3"}, Msg: `"3" is not supported: use one of [1 2 4]`},
+		{Args: []string{"-out", out, "-arch", "arm", "-ahead", "4"}, Msg: "-ahead 4 needs 17 vector registers; -arch arm has 16"},
+		{Args: []string{"-out", out, "-copied", "0"}, Msg: `"0" is not a group 1-19`},
+		{Args: []string{"-out", out, "-copied", "20"}, Msg: `"20" is not a group 1-19`},
+		{Args: []string{"-out", out, "-copied", "3,,4"}, Msg: `"" is not a group 1-19`},
+		{Args: []string{"-out", out, "-arch", "386"}, Msg: `invalid value "386" for flag -arch: "386" is not supported: use arm64 or arm`},
+	})
 }
 
 // TestDeterministic generates each architecture's default file twice: the
 // bytes must not differ (make check-generated relies on it).
 func TestDeterministic(t *testing.T) {
-	for _, a := range sha1arm.Arches {
-		var out [2][]byte
-		for i := range out {
-			o := Defaults
-			o.arch = a
-			file, _, err := Generate(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out[i], err = file.Bytes([]string{"test"}); err != nil {
-				t.Fatal(err)
-			}
+	armtest.Deterministic(t, []string{"arm64", "arm"}, func(arch string) (*armemit.File, error) {
+		o := Defaults
+		if err := o.arch.Set(arch); err != nil {
+			return nil, err
 		}
-		if string(out[0]) != string(out[1]) {
-			t.Errorf("%s: two runs gave different files", a)
-		}
-	}
+		file, _, err := Generate(o)
+		return file, err
+	})
 }
 
 // flags is o as the generator's command-line flags, to reproduce a variant.

@@ -1,8 +1,6 @@
 package sha1ce
 
 import (
-	"fmt"
-
 	"github.com/simdhash/simdhash/gen/internal/arm32"
 	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -80,16 +78,8 @@ func (m *a32) copy(d, s vec)    { m.f.VMOV(q32(s), q32(d)) }
 func (m *a32) add(d, n, mm vec) { m.f.VADD(32, q32(mm), q32(n), q32(d)) }
 
 func (m *a32) rounds(fn sha1sched.Func, x, e, wk vec) {
-	switch fn {
-	case sha1sched.FCh:
-		m.f.SHA1C(q32(wk), q32(e), q32(x))
-	case sha1sched.FParity:
-		m.f.SHA1P(q32(wk), q32(e), q32(x))
-	case sha1sched.FMaj:
-		m.f.SHA1M(q32(wk), q32(e), q32(x))
-	default:
-		panic(fmt.Sprintf("sha1_ce: no round function %d", fn))
-	}
+	ops := [...]func(m, n, d arm32.QReg){sha1sched.FCh: m.f.SHA1C, sha1sched.FParity: m.f.SHA1P, sha1sched.FMaj: m.f.SHA1M}
+	ops[fn](q32(wk), q32(e), q32(x))
 }
 
 func (m *a32) hashE(d, x vec) { m.f.SHA1H(q32(x), q32(d)) }

@@ -1,8 +1,6 @@
 package sha1ce
 
 import (
-	"fmt"
-
 	"github.com/simdhash/simdhash/gen/internal/arm64"
 	"github.com/simdhash/simdhash/gen/internal/armemit"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
@@ -112,16 +110,8 @@ func (m *a64) copy(d, s vec)    { m.f.VMOV(v64(s).B16(), v64(d).B16()) }
 func (m *a64) add(d, n, mm vec) { m.f.VADD(v64(mm).S4(), v64(n).S4(), v64(d).S4()) }
 
 func (m *a64) rounds(fn sha1sched.Func, x, e, wk vec) {
-	switch fn {
-	case sha1sched.FCh:
-		m.f.SHA1C(v64(wk).S4(), v64(e), v64(x))
-	case sha1sched.FParity:
-		m.f.SHA1P(v64(wk).S4(), v64(e), v64(x))
-	case sha1sched.FMaj:
-		m.f.SHA1M(v64(wk).S4(), v64(e), v64(x))
-	default:
-		panic(fmt.Sprintf("sha1_ce: no round function %d", fn))
-	}
+	ops := [...]func(wk arm64.Vec, e, abcd arm64.VReg){sha1sched.FCh: m.f.SHA1C, sha1sched.FParity: m.f.SHA1P, sha1sched.FMaj: m.f.SHA1M}
+	ops[fn](v64(wk).S4(), v64(e), v64(x))
 }
 
 func (m *a64) hashE(d, x vec) { m.f.SHA1H(v64(x), v64(d)) }
