@@ -23,6 +23,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -117,26 +118,21 @@ func (r run) cpu(name string) (float64, bool) {
 // ratio is, per round, the time of benchmark num over that of den, and
 // the ratio of their fastest times over all rounds.
 func ratio(rs []run, num, den string) (benchline.Stat, float64) {
-	var xs []float64
-	bestNum, bestDen := 0.0, 0.0
-	for _, r := range rs {
-		n, okn := r.cpu(num)
-		d, okd := r.cpu(den)
-		if !okn || !okd {
-			continue
-		}
-		xs = append(xs, n/d)
-		if bestNum == 0 || n < bestNum {
-			bestNum = n
-		}
-		if bestDen == 0 || d < bestDen {
-			bestDen = d
+	s, best, _ := benchline.Ratio(cpus(rs, num), cpus(rs, den))
+	return s, best
+}
+
+// cpus returns the CPU time per operation of benchmark name in each
+// round, NaN where the round has none.
+func cpus(rs []run, name string) []float64 {
+	xs := make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i] = math.NaN()
+		if v, ok := r.cpu(name); ok {
+			xs[i] = v
 		}
 	}
-	if len(xs) == 0 {
-		return benchline.Stat{}, 0
-	}
-	return benchline.Summarize(xs), bestNum / bestDen
+	return xs
 }
 
 // most returns the largest value of metric unit of benchmark name over
@@ -152,60 +148,53 @@ func most(rs []run, name, unit string) float64 {
 }
 
 func report(label string, rs []run) {
-	fmt.Printf("\n## %s\n\n", label)
-	fmt.Println("| Seal+Open, the other's time / ours | " + strings.Join(sizes, " B | ") + " B |")
-	fmt.Println("|---|" + strings.Repeat("---|", len(sizes)))
-	for _, row := range []struct{ what, num, den string }{
+	fmt.Printf("\n## %s\n", label)
+	pairs := []struct{ what, num, den string }{
 		{"crypto/cipher's GCM over the plain block / ours over it", "stdlib", "ours"},
 		{"crypto/cipher's AES-GCM / ours delegating to it (crypto/aes block)", "stdlib-aes", "ours-aes"},
-	} {
-		fmt.Printf("| %s |", row.what)
-		for _, n := range sizes {
-			s, best := ratio(rs, "SealOpen/"+row.num+"/"+n, "SealOpen/"+row.den+"/"+n)
-			fmt.Printf(" %s, best %.2f |", s, best)
-		}
-		fmt.Println()
 	}
+	var whats []string
+	for _, p := range pairs {
+		whats = append(whats, p.what)
+	}
+	table("Seal+Open, the other's time / ours", sizes, whats, func(i int, n string) string {
+		s, best := ratio(rs, "SealOpen/"+pairs[i].num+"/"+n, "SealOpen/"+pairs[i].den+"/"+n)
+		return fmt.Sprintf("%s, best %.2f", s, best)
+	})
+	impls := []string{"ours", "stdlib", "ours-aes", "stdlib-aes"}
+	var allocs []string
+	for _, impl := range impls {
+		allocs = append(allocs, impl+": allocs, B")
+	}
+	table("Seal+Open, per operation (most over the rounds)", sizes, allocs, func(i int, n string) string {
+		name := "SealOpen/" + impls[i] + "/" + n
+		return fmt.Sprintf("%.0f, %.0f", most(rs, name, "allocs/op"), most(rs, name, "B/op"))
+	})
+	wide := append(slices.Clone(sizes), "65536")
+	parts := []string{"ghash", "encrypt"}
+	table("Seal over the plain block: share of the time", wide, []string{
+		"GHASH, Key.SumGCM (BenchmarkParts/ghash)", "the block's Encrypt, n/16+1 blocks (BenchmarkParts/encrypt)",
+	}, func(i int, n string) string {
+		s, best := ratio(rs, "Parts/"+parts[i]+"/"+n, "Seal/ours/"+n)
+		return fmt.Sprintf("%s, best %.2f", s, best)
+	})
+	rows := []string{"SealOpen/ours", "SealOpen/stdlib", "SealOpen/ours-aes", "SealOpen/stdlib-aes", "Seal/ours", "Seal/stdlib", "Parts/ghash", "Parts/encrypt"}
+	table("cpu-ns/op, median (lowest-highest)", wide, rows, func(i int, n string) string {
+		if s := benchline.Summarize(slices.DeleteFunc(cpus(rs, rows[i]+"/"+n), math.IsNaN)); s != (benchline.Stat{}) {
+			return fmt.Sprintf("%.0f (%.0f-%.0f)", s.Med, s.Lo, s.Hi)
+		}
+		return ""
+	})
+}
+
+// table prints a table after a blank line: title and the sizes cols (in
+// bytes) head it, then each row, labelled by rows[i], has cell(i, n) in
+// the column of size n.
+func table(title string, cols, rows []string, cell func(i int, n string) string) {
 	fmt.Println()
-	fmt.Println("| Seal+Open, per operation (most over the rounds) | " + strings.Join(sizes, " B | ") + " B |")
-	fmt.Println("|---|" + strings.Repeat("---|", len(sizes)))
-	for _, impl := range []string{"ours", "stdlib", "ours-aes", "stdlib-aes"} {
-		fmt.Printf("| %s: allocs, B |", impl)
-		for _, n := range sizes {
-			name := "SealOpen/" + impl + "/" + n
-			fmt.Printf(" %.0f, %.0f |", most(rs, name, "allocs/op"), most(rs, name, "B/op"))
-		}
-		fmt.Println()
+	var head []string
+	for _, n := range cols {
+		head = append(head, n+" B")
 	}
-	fmt.Println()
-	fmt.Println("| Seal over the plain block: share of the time | " + strings.Join(append(slices.Clone(sizes), "65536"), " B | ") + " B |")
-	fmt.Println("|---|" + strings.Repeat("---|", len(sizes)+1))
-	for _, part := range []string{"ghash", "encrypt"} {
-		fmt.Printf("| %s (BenchmarkParts/%s) |", map[string]string{"ghash": "GHASH, Key.SumGCM", "encrypt": "the block's Encrypt, n/16+1 blocks"}[part], part)
-		for _, n := range append(slices.Clone(sizes), "65536") {
-			s, best := ratio(rs, "Parts/"+part+"/"+n, "Seal/ours/"+n)
-			fmt.Printf(" %s, best %.2f |", s, best)
-		}
-		fmt.Println()
-	}
-	fmt.Println()
-	fmt.Println("| cpu-ns/op, median (lowest-highest) | " + strings.Join(append(slices.Clone(sizes), "65536"), " B | ") + " B |")
-	fmt.Println("|---|" + strings.Repeat("---|", len(sizes)+1))
-	for _, row := range []string{"SealOpen/ours", "SealOpen/stdlib", "SealOpen/ours-aes", "SealOpen/stdlib-aes", "Seal/ours", "Seal/stdlib", "Parts/ghash", "Parts/encrypt"} {
-		fmt.Printf("| %s |", row)
-		for _, n := range append(slices.Clone(sizes), "65536") {
-			var xs []float64
-			for _, r := range rs {
-				if v, ok := r.cpu(row + "/" + n); ok {
-					xs = append(xs, v)
-				}
-			}
-			if s := benchline.Summarize(xs); s != (benchline.Stat{}) {
-				fmt.Printf(" %.0f (%.0f-%.0f) |", s.Med, s.Lo, s.Hi)
-			} else {
-				fmt.Print(" |")
-			}
-		}
-		fmt.Println()
-	}
+	benchline.Table(title, head, rows, func(i, j int) string { return cell(i, cols[j]) })
 }

@@ -34,6 +34,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -136,47 +137,56 @@ func reportBase(rs []round) {
 		name string
 		get  func(r round) map[string]float64
 	}{{"BenchmarkUpdate", func(r round) map[string]float64 { return r.update }}, {"BenchmarkKeySumGCM", func(r round) map[string]float64 { return r.sum }}} {
-		var kernels []string
-		sizes := map[int]bool{}
-		for k := range bench.get(rs[0]) {
-			name, size, _ := strings.Cut(k, "/")
-			if !slices.Contains(kernels, name) {
-				kernels = append(kernels, name)
-			}
-			n, _ := strconv.Atoi(size)
-			sizes[n] = true
-		}
+		kernels, sizes := keys(bench.get(rs[0]))
 		if len(kernels) == 0 {
 			continue
 		}
-		slices.Sort(kernels)
-		var all []int
-		for n := range sizes {
-			all = append(all, n)
-		}
-		slices.Sort(all)
 		fmt.Println()
 		fmt.Printf("%s against -base (its time / ours, per round; then its fastest round over ours):\n\n", bench.name)
-		fmt.Println("| bytes | " + strings.Join(kernels, " | ") + " |")
-		fmt.Println("|---|" + strings.Repeat("---|", len(kernels)))
-		for _, n := range all {
-			fmt.Printf("| %d |", n)
-			for _, k := range kernels {
-				key := fmt.Sprintf("%s/%d", k, n)
-				speed := func(get func(r round) map[string]float64) func(r round) (float64, bool) {
-					return func(r round) (float64, bool) { t, ok := get(r)[key]; return 1 / t, ok && t > 0 }
-				}
-				ours := best(rs, speed(bench.get))
-				theirs := best(rs, speed(func(r round) map[string]float64 { return bench.get(*r.base) }))
-				fmt.Printf(" %s, %.2f |", perRound(rs, func(r round) (float64, bool) {
-					ours, ok := bench.get(r)[key]
-					theirs, okb := bench.get(*r.base)[key]
-					return theirs / ours, ok && okb && ours > 0
-				}), ours/theirs)
+		sizeTable(sizes, kernels, func(k string, n int) string {
+			key := fmt.Sprintf("%s/%d", k, n)
+			speed := func(get func(r round) map[string]float64) func(r round) (float64, bool) {
+				return func(r round) (float64, bool) { t, ok := get(r)[key]; return 1 / t, ok && t > 0 }
 			}
-			fmt.Println()
+			ours := best(rs, speed(bench.get))
+			theirs := best(rs, speed(func(r round) map[string]float64 { return bench.get(*r.base) }))
+			return fmt.Sprintf("%s, %.2f", perRound(rs, func(r round) (float64, bool) {
+				ours, ok := bench.get(r)[key]
+				theirs, okb := bench.get(*r.base)[key]
+				return theirs / ours, ok && okb && ours > 0
+			}), ours/theirs)
+		})
+	}
+}
+
+// keys returns the kernels and the sizes of the "kernel/size" keys of ms,
+// each once, sorted.
+func keys(ms ...map[string]float64) (kernels []string, sizes []int) {
+	for _, m := range ms {
+		for k := range m {
+			name, size, _ := strings.Cut(k, "/")
+			n, _ := strconv.Atoi(size)
+			if !slices.Contains(kernels, name) {
+				kernels = append(kernels, name)
+			}
+			if !slices.Contains(sizes, n) {
+				sizes = append(sizes, n)
+			}
 		}
 	}
+	slices.Sort(kernels)
+	slices.Sort(sizes)
+	return kernels, sizes
+}
+
+// sizeTable prints a table of a row per size and a column per kernel,
+// cell giving each cell.
+func sizeTable(sizes []int, kernels []string, cell func(k string, n int) string) {
+	var rows []string
+	for _, n := range sizes {
+		rows = append(rows, strconv.Itoa(n))
+	}
+	benchline.Table("bytes", kernels, rows, func(i, j int) string { return cell(kernels[j], sizes[i]) })
 }
 
 func fail(msg string) {
@@ -293,18 +303,11 @@ func loopCost(kernel string) (clmuls, bytesPerGroup int, ok bool) {
 }
 
 func report(rs []round) {
-	var kernels []string
-	sizes := map[int]bool{}
+	var updates []map[string]float64
 	for _, r := range rs {
-		for k := range r.update {
-			name, size, _ := strings.Cut(k, "/")
-			if !slices.Contains(kernels, name) {
-				kernels = append(kernels, name)
-			}
-			n, _ := strconv.Atoi(size)
-			sizes[n] = true
-		}
+		updates = append(updates, r.update)
 	}
+	kernels, sizes := keys(updates...)
 	bytesPerNs := func(r round, k string, n int) (float64, bool) {
 		t, ok := r.update[fmt.Sprintf("%s/%d", k, n)]
 		return float64(n) / t, ok && t > 0
@@ -313,81 +316,55 @@ func report(rs []round) {
 	fmt.Printf("%d rounds; cells are the median over the rounds, (lowest-highest).\n\n", len(rs))
 	fmt.Println("Against `openssl speed ghash` (OpenSSL time / ours, per round):")
 	fmt.Println()
-	header := "| kernel |"
-	sep := "|---|"
+	var cols []int // the sizes OpenSSL has too
 	for _, n := range opensslSizes {
-		if sizes[n] {
-			header += fmt.Sprintf(" %d B |", n)
-			sep += "---|"
+		if slices.Contains(sizes, n) {
+			cols = append(cols, n)
 		}
 	}
-	fmt.Println(header)
-	fmt.Println(sep)
-	fmt.Printf("| OpenSSL (MB/s) |")
-	for _, n := range opensslSizes {
-		if sizes[n] {
-			fmt.Printf(" %.0f |", perRound(rs, func(r round) (float64, bool) { return r.openssl[n] * 1000, true }).Med)
-		}
+	var head []string
+	for _, n := range cols {
+		head = append(head, fmt.Sprintf("%d B", n))
 	}
-	fmt.Println()
-	for _, k := range kernels {
-		fmt.Printf("| %s |", k)
-		for _, n := range opensslSizes {
-			if sizes[n] {
-				fmt.Printf(" %s |", perRound(rs, func(r round) (float64, bool) {
-					v, ok := bytesPerNs(r, k, n)
-					return v / r.openssl[n], ok
-				}))
-			}
+	// kernelTable prints a row per kernel of rows ("" is OpenSSL's), a
+	// column per size of cols.
+	kernelTable := func(rows []string, cell func(k string, n int) string) {
+		var labels []string
+		for _, k := range rows {
+			labels = append(labels, cmp.Or(k, "OpenSSL (MB/s)"))
 		}
-		fmt.Println()
+		benchline.Table("kernel", head, labels, func(i, j int) string { return cell(rows[i], cols[j]) })
 	}
+	kernelTable(append([]string{""}, kernels...), func(k string, n int) string {
+		if k == "" {
+			return fmt.Sprintf("%.0f", perRound(rs, func(r round) (float64, bool) { return r.openssl[n] * 1000, true }).Med)
+		}
+		return perRound(rs, func(r round) (float64, bool) {
+			v, ok := bytesPerNs(r, k, n)
+			return v / r.openssl[n], ok
+		}).String()
+	})
 
 	fmt.Println()
 	fmt.Println("Best against best (the fastest round's OpenSSL over our fastest round's; noise only slows):")
 	fmt.Println()
-	fmt.Println(header)
-	fmt.Println(sep)
-	for _, k := range kernels {
-		fmt.Printf("| %s |", k)
-		for _, n := range opensslSizes {
-			if sizes[n] {
-				ours := best(rs, func(r round) (float64, bool) { return bytesPerNs(r, k, n) })
-				theirs := best(rs, func(r round) (float64, bool) { return r.openssl[n], true })
-				fmt.Printf(" %.2f |", ours/theirs)
-			}
-		}
-		fmt.Println()
-	}
+	kernelTable(kernels, func(k string, n int) string {
+		ours := best(rs, func(r round) (float64, bool) { return bytesPerNs(r, k, n) })
+		theirs := best(rs, func(r round) (float64, bool) { return r.openssl[n], true })
+		return fmt.Sprintf("%.2f", ours/theirs)
+	})
 
-	var all []int
-	for n := range sizes {
-		all = append(all, n)
-	}
-	slices.Sort(all)
 	if slices.Contains(kernels, "pclmul") {
 		fmt.Println()
 		fmt.Println("Against pclmul (pclmul time / ours, per round):")
 		fmt.Println()
-		var cols []string
-		for _, k := range kernels {
-			if k != "pclmul" {
-				cols = append(cols, k)
-			}
-		}
-		fmt.Println("| bytes | " + strings.Join(cols, " | ") + " |")
-		fmt.Println("|---|" + strings.Repeat("---|", len(cols)))
-		for _, n := range all {
-			fmt.Printf("| %d |", n)
-			for _, k := range cols {
-				fmt.Printf(" %s |", perRound(rs, func(r round) (float64, bool) {
-					v, ok := bytesPerNs(r, k, n)
-					p, okp := bytesPerNs(r, "pclmul", n)
-					return v / p, ok && okp
-				}))
-			}
-			fmt.Println()
-		}
+		sizeTable(sizes, slices.DeleteFunc(slices.Clone(kernels), func(k string) bool { return k == "pclmul" }), func(k string, n int) string {
+			return perRound(rs, func(r round) (float64, bool) {
+				v, ok := bytesPerNs(r, k, n)
+				p, okp := bytesPerNs(r, "pclmul", n)
+				return v / p, ok && okp
+			}).String()
+		})
 	}
 
 	fmt.Println()

@@ -112,37 +112,14 @@ func (t times) add(key string, round int, ns float64) {
 	t[key] = v
 }
 
-// ratio returns the median of the rounds' ratios other/ours and the ratio
-// of the best rounds, or false if either side has no round.
-func (t times) ratio(other, ours string) (median, best float64, ok bool) {
-	a, b := t[other], t[ours]
-	var rs []float64
-	bestA, bestB := math.Inf(1), math.Inf(1)
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if math.IsNaN(a[i]) || math.IsNaN(b[i]) {
-			continue
-		}
-		rs = append(rs, a[i]/b[i])
-		bestA, bestB = min(bestA, a[i]), min(bestB, b[i])
-	}
-	if len(rs) == 0 {
-		return 0, 0, false
-	}
-	slices.Sort(rs)
-	median = rs[len(rs)/2]
-	if len(rs)%2 == 0 {
-		median = (rs[len(rs)/2-1] + rs[len(rs)/2]) / 2
-	}
-	return median, bestA / bestB, true
-}
-
-// cell formats ratio's result for a table, "—" where there is none.
+// cell formats the median of the rounds' ratios other/ours and the ratio
+// of the best rounds for a table, "—" where either side has no round.
 func (t times) cell(other, ours string) string {
-	m, b, ok := t.ratio(other, ours)
+	s, best, ok := benchline.Ratio(t[other], t[ours])
 	if !ok {
 		return "—"
 	}
-	return fmt.Sprintf("%.2f (%.2f)", m, b)
+	return fmt.Sprintf("%.2f (%.2f)", s.Med, best)
 }
 
 // has reports whether key was measured in every round.

@@ -21,7 +21,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/benchline"
@@ -115,12 +114,8 @@ func row(t map[string][]float64, class, what, data, ours, other string) {
 		fmt.Fprintf(os.Stderr, "sha1dcspeed: %s: no rounds of %s and %s\n", class, ours, other)
 		return
 	}
-	var ratios []float64
-	for i := range a {
-		ratios = append(ratios, b[i]/a[i])
-	}
-	s := benchline.Summarize(ratios)
-	fmt.Printf("| %s | %s | %s | %.2f | %.2f-%.2f | %.2f |\n", class, what, data, s.Med, s.Lo, s.Hi, slices.Min(b)/slices.Min(a))
+	s, best, _ := benchline.Ratio(b, a)
+	fmt.Printf("| %s | %s | %s | %.2f | %.2f-%.2f | %.2f |\n", class, what, data, s.Med, s.Lo, s.Hi, best)
 }
 
 func check(err error) {
