@@ -192,7 +192,7 @@ func shapeVariants() []params {
 		}
 		for _, k := range kernels {
 			base := params{width: w, kernel: k}
-			out = append(out, knob.Variants(base, func(p *params) []knob.Knob { return p.shapeKnobs() }, nil, valid)...)
+			out = append(out, knob.Variants(base, func(p *params) []knob.Knob { return p.shape.knobs() }, nil, valid)...)
 			for _, at := range []ReduceAt{ReduceAtFront, ReduceAtSpread, ReduceAtBack} {
 				for _, s := range []shape{
 					{mul: MulSchoolbook},

@@ -344,9 +344,6 @@ func (p *params) knobs() []knob.Knob {
 	return append([]knob.Knob{&p.width, &p.blocks, &p.threshold, &p.kernel}, p.shape.knobs()...)
 }
 
-// shapeKnobs are the knobs of the schedule, which every width has.
-func (p *params) shapeKnobs() []knob.Knob { return p.shape.knobs() }
-
 // targets are the loops of the width whose shape the knobs give.
 func (p *params) targets() []target {
 	switch p.width {
@@ -430,20 +427,12 @@ func (s *shape) resolve(t target) error {
 		}
 		s.halves = HalvesPSHUFD
 	}
-	if s.halves == HalvesAuto {
-		s.halves = d.halves
-	}
-	if s.reduction == ReductionAuto {
-		s.reduction = d.reduction
-	}
-	if s.reduceAt == ReduceAtAuto {
-		s.reduceAt = d.reduceAt
-	}
-	if s.fold == FoldAuto {
-		s.fold = d.fold
-	}
-	if s.blend == BlendAuto {
-		s.blend = d.blend
+	for i, k := range s.knobs() { // those left at auto take the default
+		if k.String() == "auto" {
+			if err := k.Set(d.knobs()[i].String()); err != nil {
+				panic(err)
+			}
+		}
 	}
 	if s.halves == HalvesPair && w != W128 {
 		return fmt.Errorf("-halves pair pairs adjacent blocks of one lane: 128 bits only")
