@@ -56,17 +56,6 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 		m.write(last, align(m.read(last, 16), m.read(ops[1], 16), int(Const(ops[0]))), false)
 	case "VPALIGNR": // $n, lo, hi, dst
 		m.write(last, align(m.read(ops[2], w), m.read(ops[1], w), int(Const(ops[0]))), true)
-	case "VPBLENDD": // $imm, b, a, dst: dword i from b where bit i of imm is set
-		imm, b, a := Const(ops[0]), m.read(ops[1], w), m.read(ops[2], w)
-		out := make([]byte, w)
-		for i := 0; i < w/4; i++ {
-			v := dword(a, i)
-			if imm>>i&1 != 0 {
-				v = dword(b, i)
-			}
-			putDword(out, i, v)
-		}
-		m.write(last, out, true)
 	case "VEXTRACTI32X4":
 		m.write(last, m.read(ops[1], 64)[16*int(Const(ops[0])&3):][:16], true)
 	case "VPERMI2D": // table2, table1, idx/dst: dst[i] = (table1:table2)[idx[i] & (2n-1)]
@@ -86,7 +75,7 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 		c, a := m.read(ops[0], w), m.read(ops[1], w)
 		m.write(last, dwords(a, c, func(x, y uint32) uint32 { return bits.RotateLeft32(x, int(y&31)) }), true)
 	case "VPTESTMD": // b, a, [k,] kdst: bit i where a & b is not zero (and k's bit i)
-		b, a := m.read(ops[0], m.width(ops[1])), m.read(ops[1], m.width(ops[1]))
+		b, a := m.read(ops[0], size(ops[1])), m.read(ops[1], size(ops[1]))
 		mask := ^uint64(0)
 		if len(ops) == 4 {
 			mask = m.K[idx(ops[2])]
@@ -114,6 +103,3 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 	}
 	return true
 }
-
-// width is the size of a vector register operand.
-func (m *CPU) width(op operand.Op) int { return size(op) }

@@ -564,13 +564,10 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 			putDword(out, i, dword(a, i&^3+int(imm>>(2*(i&3))&3)))
 		}
 		m.write(last, out, op[0] == 'V')
-	case "PUNPCKLQDQ": // dst's low half stays, its high half is src's low one
+	case "PUNPCKLQDQ", "PUNPCKHQDQ": // [dst's low half, src's low half], or the high halves (H)
+		h := map[string]int{"PUNPCKHQDQ": 1}[op]
 		sse(func(a, b []byte) []byte {
-			return lanes(a, b, func(x, y [2]uint64) [2]uint64 { return [2]uint64{x[0], y[0]} })
-		})
-	case "PUNPCKHQDQ": // dst's high half goes low, src's high half high
-		sse(func(a, b []byte) []byte {
-			return lanes(a, b, func(x, y [2]uint64) [2]uint64 { return [2]uint64{x[1], y[1]} })
+			return lanes(a, b, func(x, y [2]uint64) [2]uint64 { return [2]uint64{x[h], y[h]} })
 		})
 	case "VBLENDPD", "VPBLENDD": // $imm, b, a, dst: element i from b where bit i of imm is set, else from a
 		el := 8
