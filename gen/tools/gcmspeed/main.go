@@ -23,6 +23,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,16 +54,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: gcmspeed [flags] LABEL=TEST_BINARY...")
 		flag.PrintDefaults()
 	}
+	log.SetFlags(0)
+	log.SetPrefix("gcmspeed: ")
 	flag.Parse()
 	var bins []binary
 	for _, arg := range flag.Args() {
 		label, path, ok := strings.Cut(arg, "=")
 		if !ok {
-			fail("an argument is LABEL=TEST_BINARY, not " + arg)
+			log.Fatal("an argument is LABEL=TEST_BINARY, not " + arg)
 		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			fail(err.Error())
+			log.Fatal(err)
 		}
 		bins = append(bins, binary{label, abs})
 	}
@@ -84,16 +87,11 @@ func main() {
 	}
 }
 
-func fail(msg string) {
-	fmt.Fprintln(os.Stderr, "gcmspeed:", msg)
-	os.Exit(1)
-}
-
 // goBench runs the benchmarks of binary bin once.
 func goBench(bin string) run {
 	results, err := benchline.Run(bin, *dir, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
 	if err != nil {
-		fail(err.Error())
+		log.Fatal(err)
 	}
 	r := run{}
 	for _, res := range results {
@@ -110,7 +108,7 @@ func (r run) cpu(name string) (float64, bool) {
 	}
 	v, ok := res.Metric("cpu-ns/op")
 	if !ok {
-		fail(name + ": no cpu-ns/op in the benchmark output (a platform without thread CPU time?)")
+		log.Fatal(name + ": no cpu-ns/op in the benchmark output (a platform without thread CPU time?)")
 	}
 	return v, v > 0
 }

@@ -33,6 +33,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"log"
 	"math/bits"
 	"os"
 	"os/exec"
@@ -76,9 +77,11 @@ type loop struct {
 }
 
 func main() {
+	log.SetFlags(0)
+	log.SetPrefix("ghashmca: ")
 	flag.Parse()
 	if *testBin == "" {
-		fail("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
+		log.Fatal("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
 	}
 	models := strings.Split(*modelsFlag, ",")
 	var loops []loop
@@ -88,14 +91,14 @@ func main() {
 		}
 		gl, err := ghashloop.Read(*dir, k)
 		if err != nil {
-			fail(err.Error())
+			log.Fatal(err)
 		}
 		insts, err := binaryLoop(*testBin, "github.com/simdhash/simdhash/ghash."+k.Text+".abi0")
 		if err != nil {
-			fail(err.Error())
+			log.Fatal(err)
 		}
 		if len(insts) != len(gl.Body) {
-			fail(fmt.Sprintf("%s: %d instructions in the binary's loop, %d in %s's", k.Name, len(insts), len(gl.Body), k.File))
+			log.Fatalf("%s: %d instructions in the binary's loop, %d in %s's", k.Name, len(insts), len(gl.Body), k.File)
 		}
 		lp := loop{name: k.Name, insts: insts, bytes: gl.Bytes(), models: models}
 		if on, ok := runsOn[k.Name]; ok {
@@ -120,16 +123,11 @@ func main() {
 	if *keep != "" {
 		for _, l := range loops {
 			if err := os.WriteFile(fmt.Sprintf("%s/%s.s", *keep, l.name), []byte(strings.Join(l.insts, "\n")+"\n"), 0o644); err != nil {
-				fail(err.Error())
+				log.Fatal(err)
 			}
 		}
 	}
 	report(loops, models)
-}
-
-func fail(msg string) {
-	fmt.Fprintln(os.Stderr, "ghashmca:", msg)
-	os.Exit(1)
 }
 
 // libcryptoPath returns -libcrypto, or the x86-64 libcrypto.so.3 that
@@ -537,11 +535,11 @@ func report(loops []loop, models []string) {
 			}
 			r, err := simulate(m, l.insts)
 			if err != nil {
-				fail(err.Error())
+				log.Fatal(err)
 			}
 			f, err := portFloor(m, l.insts, r)
 			if err != nil {
-				fail(err.Error())
+				log.Fatal(err)
 			}
 			floors[key{l.name, m}] = f
 			b := float64(l.bytes)

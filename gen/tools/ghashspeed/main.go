@@ -37,6 +37,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,18 +79,20 @@ func newRound() round {
 }
 
 func main() {
+	log.SetFlags(0)
+	log.SetPrefix("ghashspeed: ")
 	flag.Parse()
 	if *testBin == "" {
-		fail("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
+		log.Fatal("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
 	}
 	bin, err := filepath.Abs(*testBin)
 	if err != nil {
-		fail(err.Error())
+		log.Fatal(err)
 	}
 	base := ""
 	if *baseBin != "" {
 		if base, err = filepath.Abs(*baseBin); err != nil {
-			fail(err.Error())
+			log.Fatal(err)
 		}
 	}
 	var rs []round
@@ -189,11 +192,6 @@ func sizeTable(sizes []int, kernels []string, cell func(k string, n int) string)
 	benchline.Table("bytes", kernels, rows, func(i, j int) string { return cell(kernels[j], sizes[i]) })
 }
 
-func fail(msg string) {
-	fmt.Fprintln(os.Stderr, "ghashspeed:", msg)
-	os.Exit(1)
-}
-
 // openssl runs `openssl speed ghash` and returns bytes/ns per size.
 func openssl() map[int]float64 {
 	args := []string{"speed", "-seconds", strconv.Itoa(*osslSecs)}
@@ -202,7 +200,7 @@ func openssl() map[int]float64 {
 	}
 	out, err := exec.Command("openssl", append(args, "ghash")...).Output()
 	if err != nil {
-		fail("openssl speed ghash: " + err.Error())
+		log.Fatal("openssl speed ghash: " + err.Error())
 	}
 	res := map[int]float64{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -214,13 +212,13 @@ func openssl() map[int]float64 {
 		for i, s := range opensslSizes {
 			v, err := strconv.ParseFloat(strings.TrimSuffix(f[1+i], "k"), 64)
 			if err != nil {
-				fail("openssl output: " + sc.Text())
+				log.Fatal("openssl output: " + sc.Text())
 			}
 			res[s] = v * 1000 / 1e9 // 1000s of bytes per second -> bytes per ns
 		}
 	}
 	if len(res) == 0 {
-		fail("no ghash line in openssl's output:\n" + string(out))
+		log.Fatal("no ghash line in openssl's output:\n" + string(out))
 	}
 	return res
 }
@@ -229,7 +227,7 @@ func openssl() map[int]float64 {
 func goBench(bin string, r *round) {
 	results, err := benchline.Run(bin, *dir, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
 	if err != nil {
-		fail(err.Error())
+		log.Fatal(err)
 	}
 	for _, res := range results {
 		name := strings.TrimPrefix(res.Name, "Benchmark")
@@ -260,7 +258,7 @@ func cpuOr(res benchline.Result, metric string) float64 {
 		v, _ := res.Metric(metric)
 		return v
 	}
-	fail("no cpu-" + metric + " in the benchmark output (a platform without thread CPU time? use -wall)")
+	log.Fatal("no cpu-" + metric + " in the benchmark output (a platform without thread CPU time? use -wall)")
 	return 0
 }
 
