@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"image/color"
 	"log"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
@@ -146,19 +147,12 @@ func (sizeTicks) Ticks(lo, hi float64) []plot.Tick {
 			continue
 		}
 		t := plot.Tick{Value: v}
-		if n := int(v); n&(n-1) == 0 && (n == minSize || bitsLen(n)%2 == bitsLen(minSize)%2) {
+		if n := int(v); n&(n-1) == 0 && (n == minSize || bits.Len(uint(n))%2 == bits.Len(minSize)%2) {
 			t.Label = sizeLabel(n)
 		}
 		ts = append(ts, t)
 	}
 	return ts
-}
-
-func bitsLen(n int) (b int) {
-	for ; n > 1; n >>= 1 {
-		b++
-	}
-	return b
 }
 
 func sizeLabel(n int) string {

@@ -26,6 +26,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -357,7 +358,7 @@ func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
 	isTcrypt := func(p speed.Pattern) bool { return slices.Contains(speed.Tcrypt, p) }
 
 	fmt.Fprintf(w, "SHA-1 speed, in the patterns of Linux's tcrypt hash speed test (modprobe tcrypt mode=303)\n")
-	fmt.Fprintf(w, "%s; %s; %s\n", rep.CPU, rep.Go, or(rep.OpenSSL, "no openssl"))
+	fmt.Fprintf(w, "%s; %s; %s\n", rep.CPU, rep.Go, cmp.Or(rep.OpenSSL, "no openssl"))
 	fmt.Fprintf(w, "clock: %s GHz in the %d rounds, measured in this run: %s.\n", joinFloats(rep.ClockGHz, "%.2f"), rep.Rounds, rep.Clock)
 	fmt.Fprintf(w, "MB/s = 10^6 bytes/s; cycles/byte = time x that round's clock / bytes. Each figure is the best of %d rounds\n", rep.Rounds)
 	fmt.Fprintf(w, "(ours and crypto/sha1: %s per measurement, every implementation in turn on each pattern; OpenSSL between them).\n", rep.Benchtime)
@@ -417,13 +418,6 @@ func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
 			fmt.Fprintln(w)
 		}
 	}
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func joinFloats(xs []float64, format string) string {
