@@ -8,9 +8,11 @@ import (
 
 // The instructions of sha1dc's UBC checks (gen/internal/ubcvec's plans as
 // gen/internal/sha1x86 and gen/internal/sha1shani lower them): the SSE
-// shifts and logic in two-operand form, the byte alignments, and the
-// AVX-512 permutes, variable rotates, bit tests and masked ORs of the
-// gather form. execCheck reports whether op is one of them.
+// shifts and logic in two-operand form (and the VEX dword shifts and
+// rotate beside them, which the SHA-1 rounds use too), the byte
+// alignments, and the AVX-512 permutes, variable rotates, bit tests and
+// masked ORs of the gather form. execCheck reports whether op is one of
+// them.
 func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 	last := ops[len(ops)-1]
 	sse := func(f func(x, y uint32) uint32) {
@@ -38,14 +40,14 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 		return out
 	}
 	switch op {
-	case "PSLLL":
-		shift(shl, false)
-	case "PSRLL":
-		shift(shr, false)
-	case "PSRAL":
-		shift(sar, false)
-	case "VPSRAD":
-		shift(sar, true)
+	case "PSLLL", "VPSLLD":
+		shift(shl, op[0] == 'V')
+	case "PSRLL", "VPSRLD":
+		shift(shr, op[0] == 'V')
+	case "PSRAL", "VPSRAD":
+		shift(sar, op[0] == 'V')
+	case "VPROLD":
+		shift(func(x uint32, n uint) uint32 { return bits.RotateLeft32(x, int(n)) }, true)
 	case "PAND":
 		sse(func(x, y uint32) uint32 { return x & y })
 	case "PANDN": // dst = ^dst & src

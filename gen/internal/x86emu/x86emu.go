@@ -520,18 +520,6 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 			putQword(out, i, v)
 		}
 		m.write(last, out, op[0] == 'V')
-	case "VPSLLD", "VPSRLD", "VPROLD":
-		n := uint(Const(ops[0]))
-		a := m.read(ops[1], w)
-		m.write(last, dwords(a, a, func(x, _ uint32) uint32 {
-			switch op {
-			case "VPSLLD":
-				return x << n
-			case "VPSRLD":
-				return x >> n
-			}
-			return bits.RotateLeft32(x, int(n))
-		}), true)
 	case "VPTERNLOGD", "VPTERNLOGQ": // VPTERNLOGD imm, c, b, a: a = f(a, b, c), bit 4a+2b+c of imm (unmasked, the element size does not matter)
 		imm := Const(ops[0])
 		c, b, a := m.read(ops[1], w), m.read(ops[2], w), m.read(ops[3], w)
