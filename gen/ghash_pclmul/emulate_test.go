@@ -238,16 +238,11 @@ func shapeVariants() []params {
 // fnKnobs returns the knobs that function name prints in its "Knobs:"
 // comment.
 func fnKnobs(f *ir.File, name string) string {
-	for _, fn := range f.Functions() {
-		if fn.Name != name {
-			continue
-		}
-		for _, n := range fn.Nodes {
-			if c, ok := n.(*ir.Comment); ok {
-				for _, line := range c.Lines {
-					if k, ok := strings.CutPrefix(line, "Knobs: "); ok {
-						return k
-					}
+	for _, n := range x86emu.Function(f, name).Nodes {
+		if c, ok := n.(*ir.Comment); ok {
+			for _, line := range c.Lines {
+				if k, ok := strings.CutPrefix(line, "Knobs: "); ok {
+					return k
 				}
 			}
 		}
@@ -328,10 +323,7 @@ func TestEmulatedGCM(t *testing.T) {
 					mc.Args["a_base"], mc.Args["a_len"] = mc.Alloc("a", a, false), uint64(la)
 					mc.Args["c_base"], mc.Args["c_len"] = mc.Alloc("c", c, false), uint64(lc)
 					mc.Args["bitsA"], mc.Args["bitsC"] = bitsA, bitsC
-					mc.Args["withY"] = 0
-					if withY {
-						mc.Args["withY"] = 1
-					}
+					mc.Args["withY"] = map[bool]uint64{true: 1}[withY]
 					mc.Run(fn, 1<<16)
 					got := [16]byte(mc.Bytes(y, 16))
 					if got != want {
