@@ -468,12 +468,7 @@ func emulate(o options, work, iso string) (*emulation, error) {
 // verdict checks every planned run against the console, prints one line
 // per run, and returns the first failure.
 func verdict(o options, runs []planned, res *emulation) error {
-	started := false
-	for _, l := range res.console {
-		if l == guestrun.Started() {
-			started = true
-		}
-	}
+	started := slices.Contains(res.console, guestrun.Started())
 	secs := func(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
 	why := func() string {
 		var w []string
@@ -565,12 +560,7 @@ var (
 )
 
 func checkRun(r planned, out []string, end *guestrun.Marker, why func() string) error {
-	sigill := false
-	for _, l := range out {
-		if strings.Contains(l, "SIGILL") {
-			sigill = true
-		}
-	}
+	sigill := slices.ContainsFunc(out, func(l string) bool { return strings.Contains(l, "SIGILL") })
 	if end == nil {
 		return fmt.Errorf("did not finish: %s", why())
 	}

@@ -102,12 +102,7 @@ func main() {
 		}
 		lp := loop{name: k.Name, insts: insts, bytes: gl.Bytes(), models: models}
 		if on, ok := runsOn[k.Name]; ok {
-			lp.models = nil
-			for _, m := range models {
-				if slices.Contains(on, m) {
-					lp.models = append(lp.models, m)
-				}
-			}
+			lp.models = slices.DeleteFunc(slices.Clone(models), func(m string) bool { return !slices.Contains(on, m) })
 		}
 		loops = append(loops, lp)
 	}

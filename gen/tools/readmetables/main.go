@@ -39,6 +39,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,7 +62,7 @@ var (
 	rounds    = flag.Int("rounds", 8, "interleaved rounds")
 	benchtime = flag.String("benchtime", "100ms", "-test.benchtime of each Go benchmark")
 	readme    = flag.String("readme", "../README.md", "the README to rewrite")
-	newest    = flag.String("newest", envOr("NEWEST_GO", "go1.27.3"), "the newest Go release (GOTOOLCHAIN), for the generic GHASH row")
+	newest    = flag.String("newest", cmp.Or(os.Getenv("NEWEST_GO"), "go1.27.3"), "the newest Go release (GOTOOLCHAIN), for the generic GHASH row")
 	printOnly = flag.Bool("print", false, "print the block instead of rewriting the README")
 )
 
@@ -69,13 +70,6 @@ const (
 	begin = "<!-- BEGIN readme-tables -->"
 	end   = "<!-- END readme-tables -->"
 )
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
 
 // The SHA-1 classes: a GODEBUG that both packages obey alike, our kernel
 // in it (forced by the benchmark), and the OPENSSL_ia32cap mask that gives

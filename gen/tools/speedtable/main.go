@@ -130,7 +130,8 @@ func main() {
 		if path, err := exec.LookPath(*opensslCmd); err == nil {
 			v, _ := exec.Command(path, "version").Output()
 			rep.OpenSSL = strings.TrimSpace(string(v))
-			openssl = opensslImpls(cpuFlags())
+			flags, _ := cpuid.CPUInfoFlags() // none (nil) where /proc/cpuinfo cannot be read
+			openssl = opensslImpls(flags)
 			*opensslCmd = path
 		} else {
 			fmt.Fprintf(os.Stderr, "speedtable: no %s command: OpenSSL left out\n", *opensslCmd)
@@ -333,15 +334,6 @@ func run(w io.Writer, env []string, dir, name string, args ...string) error {
 	cmd.Stdout = w
 	cmd.Stderr = w
 	return cmd.Run()
-}
-
-// cpuFlags returns /proc/cpuinfo's flags, none where it cannot be read.
-func cpuFlags() map[string]bool {
-	flags, err := cpuid.CPUInfoFlags()
-	if err != nil {
-		return map[string]bool{}
-	}
-	return flags
 }
 
 // printTable prints one tcrypt-style block per implementation, then the
