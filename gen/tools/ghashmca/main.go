@@ -34,6 +34,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"math/bits"
 	"os"
 	"os/exec"
@@ -479,10 +480,7 @@ func portFloor(model string, insts []string, r mcaResult) (floor, error) {
 	}
 	// In a fixed order, so that of sets that bound alike the smallest (and
 	// then the first by name) is named.
-	var us []uint64
-	for u := range unions {
-		us = append(us, u)
-	}
+	us := slices.Collect(maps.Keys(unions))
 	sort.Slice(us, func(i, j int) bool {
 		if a, b := bits.OnesCount64(us[i]), bits.OnesCount64(us[j]); a != b {
 			return a < b
@@ -553,10 +551,7 @@ func report(loops []loop, models []string) {
 			if !ok {
 				continue
 			}
-			var sets []string
-			for s := range f.bySet {
-				sets = append(sets, s)
-			}
+			sets := slices.Collect(maps.Keys(f.bySet))
 			sort.Slice(sets, func(i, j int) bool { return f.bySet[sets[i]] > f.bySet[sets[j]] })
 			var parts []string
 			for _, s := range sets {
