@@ -110,6 +110,16 @@ func (s Stat) String() string {
 	return fmt.Sprintf("%.2f (%.2f-%.2f)", s.Med, s.Lo, s.Hi)
 }
 
+// Map returns f of each element of xs, in order: the labels, columns and
+// cells the tools make of their lists.
+func Map[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
 // Table prints a Markdown table to standard output: corner and cols head
 // it, then each row, labelled by rows[i], has cell(i, j) in column j (an
 // empty cell prints as "| |").

@@ -151,19 +151,13 @@ func report(label string, rs []run) {
 		{"crypto/cipher's GCM over the plain block / ours over it", "stdlib", "ours"},
 		{"crypto/cipher's AES-GCM / ours delegating to it (crypto/aes block)", "stdlib-aes", "ours-aes"},
 	}
-	var whats []string
-	for _, p := range pairs {
-		whats = append(whats, p.what)
-	}
+	whats := benchline.Map(pairs, func(p struct{ what, num, den string }) string { return p.what })
 	table("Seal+Open, the other's time / ours", sizes, whats, func(i int, n string) string {
 		s, best := ratio(rs, "SealOpen/"+pairs[i].num+"/"+n, "SealOpen/"+pairs[i].den+"/"+n)
 		return fmt.Sprintf("%s, best %.2f", s, best)
 	})
 	impls := []string{"ours", "stdlib", "ours-aes", "stdlib-aes"}
-	var allocs []string
-	for _, impl := range impls {
-		allocs = append(allocs, impl+": allocs, B")
-	}
+	allocs := benchline.Map(impls, func(impl string) string { return impl + ": allocs, B" })
 	table("Seal+Open, per operation (most over the rounds)", sizes, allocs, func(i int, n string) string {
 		name := "SealOpen/" + impls[i] + "/" + n
 		return fmt.Sprintf("%.0f, %.0f", most(rs, name, "allocs/op"), most(rs, name, "B/op"))
@@ -190,9 +184,6 @@ func report(label string, rs []run) {
 // the column of size n.
 func table(title string, cols, rows []string, cell func(i int, n string) string) {
 	fmt.Println()
-	var head []string
-	for _, n := range cols {
-		head = append(head, n+" B")
-	}
+	head := benchline.Map(cols, func(n string) string { return n + " B" })
 	benchline.Table(title, head, rows, func(i, j int) string { return cell(i, cols[j]) })
 }

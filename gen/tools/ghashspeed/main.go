@@ -118,10 +118,7 @@ func main() {
 	}
 	report(rs)
 	if base != "" {
-		var bs []round
-		for _, r := range rs {
-			bs = append(bs, *r.base)
-		}
+		bs := benchline.Map(rs, func(r round) round { return *r.base })
 		fmt.Println()
 		fmt.Printf("The same rounds, -base (%s):\n\n", *baseBin)
 		if *baseDir != "" {
@@ -185,11 +182,7 @@ func keys(ms ...map[string]float64) (kernels []string, sizes []int) {
 // sizeTable prints a table of a row per size and a column per kernel,
 // cell giving each cell.
 func sizeTable(sizes []int, kernels []string, cell func(k string, n int) string) {
-	var rows []string
-	for _, n := range sizes {
-		rows = append(rows, strconv.Itoa(n))
-	}
-	benchline.Table("bytes", kernels, rows, func(i, j int) string { return cell(kernels[j], sizes[i]) })
+	benchline.Table("bytes", kernels, benchline.Map(sizes, strconv.Itoa), func(i, j int) string { return cell(kernels[j], sizes[i]) })
 }
 
 // openssl runs `openssl speed ghash` and returns bytes/ns per size.
@@ -301,11 +294,7 @@ func loopCost(kernel string) (clmuls, bytesPerGroup int, ok bool) {
 }
 
 func report(rs []round) {
-	var updates []map[string]float64
-	for _, r := range rs {
-		updates = append(updates, r.update)
-	}
-	kernels, sizes := keys(updates...)
+	kernels, sizes := keys(benchline.Map(rs, func(r round) map[string]float64 { return r.update })...)
 	bytesPerNs := func(r round, k string, n int) (float64, bool) {
 		t, ok := r.update[fmt.Sprintf("%s/%d", k, n)]
 		return float64(n) / t, ok && t > 0
@@ -320,17 +309,11 @@ func report(rs []round) {
 			cols = append(cols, n)
 		}
 	}
-	var head []string
-	for _, n := range cols {
-		head = append(head, fmt.Sprintf("%d B", n))
-	}
+	head := benchline.Map(cols, func(n int) string { return fmt.Sprintf("%d B", n) })
 	// kernelTable prints a row per kernel of rows ("" is OpenSSL's), a
 	// column per size of cols.
 	kernelTable := func(rows []string, cell func(k string, n int) string) {
-		var labels []string
-		for _, k := range rows {
-			labels = append(labels, cmp.Or(k, "OpenSSL (MB/s)"))
-		}
+		labels := benchline.Map(rows, func(k string) string { return cmp.Or(k, "OpenSSL (MB/s)") })
 		benchline.Table("kernel", head, labels, func(i, j int) string { return cell(rows[i], cols[j]) })
 	}
 	kernelTable(append([]string{""}, kernels...), func(k string, n int) string {

@@ -206,14 +206,6 @@ func alternatives(names []string) string {
 	return "^(" + strings.Join(names, "|") + ")$"
 }
 
-func sizes(ns []int) []string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.Itoa(n)
-	}
-	return s
-}
-
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("readmetables: ")
@@ -252,12 +244,12 @@ func main() {
 		for _, c := range sha1Classes {
 			steps = append(steps,
 				func() error {
-					return sha1Bin.bench(t, r, c.godebug, "^BenchmarkSum$/"+alternatives([]string{c.kernel, "crypto-sha1"})+"/"+alternatives(sizes(sha1Sizes)))
+					return sha1Bin.bench(t, r, c.godebug, "^BenchmarkSum$/"+alternatives([]string{c.kernel, "crypto-sha1"})+"/"+alternatives(benchline.Map(sha1Sizes, strconv.Itoa)))
 				},
 				func() error { return openssl(t, r, c.opensslCap, "sha1", 8192) })
 		}
 		steps = append(steps, func() error {
-			return sha1Bin.bench(t, r, "", "^BenchmarkSumMany$/"+alternatives(prefixed("work=", manyWorks))+"/")
+			return sha1Bin.bench(t, r, "", "^BenchmarkSumMany$/"+alternatives(benchline.Map(manyWorks, func(w string) string { return "work=" + w }))+"/")
 		})
 		for _, b := range []*binary{ghashBin, ghashNewest} {
 			steps = append(steps, func() error {
@@ -266,10 +258,10 @@ func main() {
 		}
 		steps = append(steps,
 			func() error {
-				return ghashBin.bench(t, r, "", "^BenchmarkKeySumGCM$/"+alternatives(ghashNames)+"/"+alternatives(sizes(ghashSizes)))
+				return ghashBin.bench(t, r, "", "^BenchmarkKeySumGCM$/"+alternatives(ghashNames)+"/"+alternatives(benchline.Map(ghashSizes, strconv.Itoa)))
 			},
 			func() error {
-				return ghashBin.bench(t, r, "", "^BenchmarkUpdate$/"+alternatives(sizes(ghashSizes))+"/"+alternatives(ghashNames))
+				return ghashBin.bench(t, r, "", "^BenchmarkUpdate$/"+alternatives(benchline.Map(ghashSizes, strconv.Itoa))+"/"+alternatives(ghashNames))
 			})
 		for _, n := range ghashSizes {
 			steps = append(steps, func() error { return openssl(t, r, "", "ghash", n) })
@@ -299,14 +291,6 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("rewrote the tables of %s", *readme)
-}
-
-func prefixed(p string, names []string) []string {
-	s := make([]string, len(names))
-	for i, n := range names {
-		s[i] = p + n
-	}
-	return s
 }
 
 // caption names what the figures were measured on and how.
@@ -348,10 +332,7 @@ func tables(t times, caption string) string {
 		if !t.has(key(c.kernel, 8192)) {
 			continue
 		}
-		var std []string
-		for _, n := range sha1Sizes {
-			std = append(std, t.cell(key("crypto-sha1", n), key(c.kernel, n)))
-		}
+		std := benchline.Map(sha1Sizes, func(n int) string { return t.cell(key("crypto-sha1", n), key(c.kernel, n)) })
 		godebug := ""
 		if c.godebug != "" {
 			godebug = " (`" + c.godebug + "`)"

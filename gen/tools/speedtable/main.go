@@ -42,6 +42,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/simdhash/simdhash/gen/internal/benchline"
 	"github.com/simdhash/simdhash/internal/cpuid"
 	"github.com/simdhash/simdhash/internal/speed"
 )
@@ -351,7 +352,7 @@ func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
 
 	fmt.Fprintf(w, "SHA-1 speed, in the patterns of Linux's tcrypt hash speed test (modprobe tcrypt mode=303)\n")
 	fmt.Fprintf(w, "%s; %s; %s\n", rep.CPU, rep.Go, cmp.Or(rep.OpenSSL, "no openssl"))
-	fmt.Fprintf(w, "clock: %s GHz in the %d rounds, measured in this run: %s.\n", joinFloats(rep.ClockGHz, "%.2f"), rep.Rounds, rep.Clock)
+	fmt.Fprintf(w, "clock: %s GHz in the %d rounds, measured in this run: %s.\n", strings.Join(benchline.Map(rep.ClockGHz, func(x float64) string { return fmt.Sprintf("%.2f", x) }), ", "), rep.Rounds, rep.Clock)
 	fmt.Fprintf(w, "MB/s = 10^6 bytes/s; cycles/byte = time x that round's clock / bytes. Each figure is the best of %d rounds\n", rep.Rounds)
 	fmt.Fprintf(w, "(ours and crypto/sha1: %s per measurement, every implementation in turn on each pattern; OpenSSL between them).\n", rep.Benchtime)
 	if len(rep.Skipped) > 0 {
@@ -410,12 +411,4 @@ func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
 			fmt.Fprintln(w)
 		}
 	}
-}
-
-func joinFloats(xs []float64, format string) string {
-	var s []string
-	for _, x := range xs {
-		s = append(s, fmt.Sprintf(format, x))
-	}
-	return strings.Join(s, ", ")
 }
