@@ -23,6 +23,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -100,15 +101,9 @@ func main() {
 
 // splitArgs splits PKG [TESTFLAG...] [-- NAME=VALUE...].
 func splitArgs(args []string) (pkg string, testflags, env []string, err error) {
-	pkg, rest := args[0], args[1:]
-	for i, a := range rest {
-		if a == "--" {
-			testflags, env = rest[:i], rest[i+1:]
-			break
-		}
-	}
-	if env == nil {
-		testflags = rest
+	pkg, testflags = args[0], args[1:]
+	if i := slices.Index(testflags, "--"); i >= 0 {
+		testflags, env = testflags[:i], testflags[i+1:]
 	}
 	for _, e := range env {
 		if name, _, ok := strings.Cut(e, "="); !ok || name == "" {
@@ -244,11 +239,7 @@ func run(o options, pkg string, testflags, env []string) error {
 }
 
 func goCmd(args ...string) *exec.Cmd {
-	g := os.Getenv("GO")
-	if g == "" {
-		g = "go"
-	}
-	return exec.Command(g, args...)
+	return exec.Command(cmp.Or(os.Getenv("GO"), "go"), args...)
 }
 
 func stderrOf(err error) error {
