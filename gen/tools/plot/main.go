@@ -18,31 +18,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/simdhash/simdhash/gen/internal/speedreport"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
-
-// The parts of docs/speed.json the plot reads.
-type report struct {
-	Date    string `json:"date"`
-	CPU     string `json:"cpu"`
-	Go      string `json:"go"`
-	OpenSSL string `json:"openssl"`
-	Rounds  int    `json:"rounds"`
-	Impls   []struct {
-		Name  string `json:"name"`
-		Label string `json:"label"`
-		Kind  string `json:"kind"`
-	} `json:"impls"`
-	Results []struct {
-		Impl       string  `json:"impl"`
-		Updates    int     `json:"updates"`
-		UpdateSize int     `json:"update_size"`
-		MBPerS     float64 `json:"mb_per_s"`
-	} `json:"results"`
-}
 
 // The sizes plotted: 16 bytes to 64 KiB.
 const minSize, maxSize = 16, 64 << 10
@@ -66,7 +47,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("%v (make speed writes it)", err)
 	}
-	var rep report
+	var rep speedreport.Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		log.Fatalf("%s: %v", *in, err)
 	}
@@ -83,7 +64,7 @@ func main() {
 	}
 }
 
-func chart(rep *report) (*plot.Plot, error) {
+func chart(rep *speedreport.Report) (*plot.Plot, error) {
 	series := map[string]plotter.XYs{}
 	for _, r := range rep.Results {
 		if r.Updates == 1 && r.UpdateSize >= minSize && r.UpdateSize <= maxSize {

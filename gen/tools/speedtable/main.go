@@ -43,46 +43,10 @@ import (
 	"time"
 
 	"github.com/simdhash/simdhash/gen/internal/benchline"
+	"github.com/simdhash/simdhash/gen/internal/speedreport"
 	"github.com/simdhash/simdhash/internal/cpuid"
 	"github.com/simdhash/simdhash/internal/speed"
 )
-
-// An impl is one implementation in the table.
-type impl struct {
-	Name  string `json:"name"`
-	Label string `json:"label"` // what it is, for the table and the plot's legend
-	Kind  string `json:"kind"`  // "kernel", "stdlib" or "openssl"
-	// Env is the environment OpenSSL runs with (OPENSSL_ia32cap).
-	Env string `json:"env,omitempty"`
-}
-
-// result is one cell of the table.
-type result struct {
-	Impl string `json:"impl"`
-	speed.Pattern
-	Bytes         int     `json:"bytes"`
-	NsPerOp       float64 `json:"ns_per_op"`
-	MBPerS        float64 `json:"mb_per_s"`
-	CyclesPerByte float64 `json:"cycles_per_byte"`
-	CyclesPerOp   float64 `json:"cycles_per_op"`
-	Round         int     `json:"round"` // the (best) round it comes from, from 1
-}
-
-// report is the JSON file.
-type report struct {
-	About     string    `json:"about"`
-	Date      string    `json:"date"`
-	CPU       string    `json:"cpu"`
-	Go        string    `json:"go"`
-	OpenSSL   string    `json:"openssl,omitempty"`
-	Rounds    int       `json:"rounds"`
-	Benchtime string    `json:"benchtime"`
-	ClockGHz  []float64 `json:"clock_ghz"` // each round's
-	Clock     string    `json:"clock"`
-	Impls     []impl    `json:"impls"`
-	Skipped   []string  `json:"skipped,omitempty"`
-	Results   []result  `json:"results"`
-}
 
 func main() {
 	log.SetFlags(0)
@@ -115,7 +79,7 @@ func main() {
 		log.Fatalf("building the sha1 test binary: %v", err)
 	}
 
-	rep := &report{
+	rep := &speedreport.Report{
 		About: "SHA-1 throughput in the patterns of Linux's tcrypt speed test (make speed, gen/tools/speedtable); " +
 			"MB/s is 10^6 bytes per second; cycles from a calibration loop in the same run; each figure is the best of the rounds",
 		Date:      time.Now().UTC().Format("2006-01-02"),
@@ -126,7 +90,7 @@ func main() {
 		Clock: "sha1.TestSpeedTable times a chain of dependent ROLQ+XORQ pairs (2 cycles a pair, sha1/cycles_amd64_test.go) " +
 			"before each message size and at the end; a round's clock is the fastest of its samples",
 	}
-	var openssl []impl
+	var openssl []speedreport.Impl
 	if *opensslCmd != "" {
 		if path, err := exec.LookPath(*opensslCmd); err == nil {
 			v, _ := exec.Command(path, "version").Output()
@@ -143,8 +107,8 @@ func main() {
 		impl string
 		p    speed.Pattern
 	}
-	best := map[cell]result{}
-	keep := func(r result) {
+	best := map[cell]speedreport.Result{}
+	keep := func(r speedreport.Result) {
 		if b, ok := best[cell{r.Impl, r.Pattern}]; !ok || r.NsPerOp < b.NsPerOp {
 			best[cell{r.Impl, r.Pattern}] = r
 		}
@@ -183,7 +147,7 @@ func main() {
 		}
 		// OpenSSL needs this round's clock: in the rounds where it goes
 		// first, its cycles are converted once TestSpeedTable has run.
-		var pending []result
+		var pending []speedreport.Result
 		theirs := func() {
 			fmt.Fprintf(os.Stderr, "speedtable: round %d/%d: openssl speed -evp sha1 -seconds %d at %d sizes, %d code paths\n", r, *rounds, *seconds, len(sizes), len(openssl))
 			for _, im := range openssl {
@@ -192,7 +156,7 @@ func main() {
 					if err != nil {
 						log.Fatalf("%s: %v", im.Name, err)
 					}
-					pending = append(pending, result{Impl: im.Name, Pattern: speed.Pattern{Updates: 1, UpdateSize: n}, NsPerOp: float64(n) / bps * 1e9, Round: r})
+					pending = append(pending, speedreport.Result{Impl: im.Name, Pattern: speed.Pattern{Updates: 1, UpdateSize: n}, NsPerOp: float64(n) / bps * 1e9, Round: r})
 				}
 			}
 		}
@@ -209,9 +173,9 @@ func main() {
 	}
 
 	for _, name := range order {
-		im := impl{Name: name, Label: name + " (ours)", Kind: "kernel"}
+		im := speedreport.Impl{Name: name, Label: name + " (ours)", Kind: "kernel"}
 		if name == "crypto/sha1" {
-			im = impl{Name: name, Label: "crypto/sha1 (" + runtime.Version() + ")", Kind: "stdlib"}
+			im = speedreport.Impl{Name: name, Label: "crypto/sha1 (" + runtime.Version() + ")", Kind: "stdlib"}
 		}
 		rep.Impls = append(rep.Impls, im)
 	}
@@ -251,9 +215,9 @@ func main() {
 	fmt.Printf("\nThe figures are in %s (make plot draws them).\n", *out)
 }
 
-func newResult(name string, p speed.Pattern, nsPerOp, nsPerCycle float64, r int) result {
+func newResult(name string, p speed.Pattern, nsPerOp, nsPerCycle float64, r int) speedreport.Result {
 	n := float64(p.Bytes())
-	return result{
+	return speedreport.Result{
 		Impl: name, Pattern: p, Bytes: p.Bytes(), NsPerOp: round3(nsPerOp),
 		MBPerS:        round3(n / nsPerOp * 1e3),
 		CyclesPerOp:   round3(nsPerOp / nsPerCycle),
@@ -281,7 +245,7 @@ func oneUpdateSizes(rd speed.Round) []int {
 // opensslImpls lists the OpenSSL code paths to measure on a CPU with these
 // /proc/cpuinfo flags. OPENSSL_ia32cap's first word masks CPUID(1).ECX:EDX
 // (bit 28+32 = 60 is AVX), the second CPUID(7).EBX (bit 5 AVX2, bit 29 SHA).
-func opensslImpls(flags map[string]bool) []impl {
+func opensslImpls(flags map[string]bool) []speedreport.Impl {
 	def := "default"
 	switch {
 	case flags["sha_ni"]:
@@ -293,12 +257,12 @@ func opensslImpls(flags map[string]bool) []impl {
 	case flags["ssse3"]:
 		def += ", SSSE3 here"
 	}
-	impls := []impl{{Name: "openssl", Label: "OpenSSL (" + def + ")", Kind: "openssl"}}
+	impls := []speedreport.Impl{{Name: "openssl", Label: "OpenSSL (" + def + ")", Kind: "openssl"}}
 	if flags["sha_ni"] && flags["avx2"] && flags["bmi1"] && flags["bmi2"] {
-		impls = append(impls, impl{Name: "openssl-avx2", Label: "OpenSSL AVX2 (no SHA-NI)", Kind: "openssl", Env: "OPENSSL_ia32cap=:~0x20000000"})
+		impls = append(impls, speedreport.Impl{Name: "openssl-avx2", Label: "OpenSSL AVX2 (no SHA-NI)", Kind: "openssl", Env: "OPENSSL_ia32cap=:~0x20000000"})
 	}
 	if flags["ssse3"] && (flags["avx"] || flags["sha_ni"]) {
-		impls = append(impls, impl{Name: "openssl-ssse3", Label: "OpenSSL SSSE3", Kind: "openssl", Env: "OPENSSL_ia32cap=~0x1000000000000000:~0x20000020"})
+		impls = append(impls, speedreport.Impl{Name: "openssl-ssse3", Label: "OpenSSL SSSE3", Kind: "openssl", Env: "OPENSSL_ia32cap=~0x1000000000000000:~0x20000020"})
 	}
 	return impls
 }
@@ -339,14 +303,14 @@ func run(w io.Writer, env []string, dir, name string, args ...string) error {
 
 // printTable prints one tcrypt-style block per implementation, then the
 // MB/s and cycles/byte of all of them side by side.
-func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
-	get := func(name string, p speed.Pattern) (result, bool) {
+func printTable(w io.Writer, rep *speedreport.Report, patterns []speed.Pattern) {
+	get := func(name string, p speed.Pattern) (speedreport.Result, bool) {
 		for _, r := range rep.Results {
 			if r.Impl == name && r.Pattern == p {
 				return r, true
 			}
 		}
-		return result{}, false
+		return speedreport.Result{}, false
 	}
 	isTcrypt := func(p speed.Pattern) bool { return slices.Contains(speed.Tcrypt, p) }
 
@@ -385,10 +349,10 @@ func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
 
 	for _, q := range []struct {
 		title string
-		f     func(result) string
+		f     func(speedreport.Result) string
 	}{
-		{"MB/s", func(r result) string { return fmt.Sprintf("%.0f", r.MBPerS) }},
-		{"cycles/byte", func(r result) string { return fmt.Sprintf("%.2f", r.CyclesPerByte) }},
+		{"MB/s", func(r speedreport.Result) string { return fmt.Sprintf("%.0f", r.MBPerS) }},
+		{"cycles/byte", func(r speedreport.Result) string { return fmt.Sprintf("%.2f", r.CyclesPerByte) }},
 	} {
 		fmt.Fprintf(w, "\n%s, side by side (tcrypt's patterns):\n", q.title)
 		fmt.Fprintf(w, "%-16s", "bytes x updates")
