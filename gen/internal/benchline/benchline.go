@@ -110,6 +110,17 @@ func (s Stat) String() string {
 	return fmt.Sprintf("%.2f (%.2f-%.2f)", s.Med, s.Lo, s.Hi)
 }
 
+// Values returns f of each round where it is defined (ok), in order.
+func Values[R any](rounds []R, f func(R) (float64, bool)) []float64 {
+	var xs []float64
+	for _, r := range rounds {
+		if v, ok := f(r); ok {
+			xs = append(xs, v)
+		}
+	}
+	return xs
+}
+
 // Map returns f of each element of xs, in order: the labels, columns and
 // cells the tools make of their lists.
 func Map[T, U any](xs []T, f func(T) U) []U {

@@ -136,13 +136,7 @@ func cpus(rs []run, name string) []float64 {
 // most returns the largest value of metric unit of benchmark name over
 // the rounds.
 func most(rs []run, name, unit string) float64 {
-	m := 0.0
-	for _, r := range rs {
-		if v, ok := r[name].Metric(unit); ok {
-			m = max(m, v)
-		}
-	}
-	return m
+	return slices.Max(append(benchline.Values(rs, func(r run) (float64, bool) { return r[name].Metric(unit) }), 0))
 }
 
 func report(label string, rs []run) {

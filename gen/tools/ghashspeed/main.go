@@ -258,24 +258,12 @@ func cpuOr(res benchline.Result, metric string) float64 {
 // best returns the largest f over the rounds where it is defined (ok),
 // or 0.
 func best(rs []round, f func(r round) (float64, bool)) float64 {
-	b := 0.0
-	for _, r := range rs {
-		if v, ok := f(r); ok && v > b {
-			b = v
-		}
-	}
-	return b
+	return slices.Max(append(benchline.Values(rs, f), 0))
 }
 
 // perRound collects f over the rounds where it is defined (ok).
 func perRound(rs []round, f func(r round) (float64, bool)) benchline.Stat {
-	var xs []float64
-	for _, r := range rs {
-		if v, ok := f(r); ok {
-			xs = append(xs, v)
-		}
-	}
-	return benchline.Summarize(xs)
+	return benchline.Summarize(benchline.Values(rs, f))
 }
 
 // loopCost returns the (V)PCLMULQDQ instructions and bytes of one group
