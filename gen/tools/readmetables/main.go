@@ -445,13 +445,7 @@ func ghashKernel(t times) string {
 
 // best returns the least time of key over the rounds.
 func best(t times, key string) (float64, bool) {
-	v := t[key]
-	b := math.Inf(1)
-	for _, x := range v {
-		if !math.IsNaN(x) {
-			b = min(b, x)
-		}
-	}
+	b := slices.Min(append(slices.DeleteFunc(slices.Clone(t[key]), math.IsNaN), math.Inf(1)))
 	return b, !math.IsInf(b, 1)
 }
 
