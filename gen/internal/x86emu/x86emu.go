@@ -553,13 +553,8 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 		m.write(last, out, true)
 	case "VPUNPCKLDQ", "VPUNPCKHDQ", "VPUNPCKLQDQ", "VPUNPCKHQDQ":
 		b, a := m.read(ops[0], w), m.read(ops[1], w)
-		el, half := 4, 0
-		if op == "VPUNPCKLQDQ" || op == "VPUNPCKHQDQ" {
-			el = 8
-		}
-		if op == "VPUNPCKHDQ" || op == "VPUNPCKHQDQ" {
-			half = 8
-		}
+		el := map[string]int{"VPUNPCKLDQ": 4, "VPUNPCKHDQ": 4, "VPUNPCKLQDQ": 8, "VPUNPCKHQDQ": 8}[op]
+		half := map[string]int{"VPUNPCKHDQ": 8, "VPUNPCKHQDQ": 8}[op] // the high half of each lane
 		out := make([]byte, w)
 		for p := 0; p < w; p += 16 {
 			for i := 0; i < 8/el; i++ {
