@@ -8,6 +8,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -108,11 +109,7 @@ func chart(rep *speedreport.Report) (*plot.Plot, error) {
 			nOpenSSL++
 		}
 		p.Add(l, s)
-		label := im.Label
-		if label == "" {
-			label = im.Name
-		}
-		p.Legend.Add(label, l, s)
+		p.Legend.Add(cmp.Or(im.Label, im.Name), l, s)
 	}
 	return p, nil
 }
