@@ -265,20 +265,17 @@ func fill(rng *rand.Rand, b []byte) {
 // message uses, and no byte outside A, C and y.
 func TestEmulatedGCM(t *testing.T) {
 	pf, pfns := emulated(t, params{width: W128})
-	wf, wfns := emulated(t, params{width: W256})
+	wf, _ := emulated(t, params{width: W256})
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, name := range []string{gcmPCLMUL, gcmPCLMULAVX, gcmVPCLMUL256} {
-		f, fn := pf, pfns[name]
-		if name == gcmVPCLMUL256 {
-			f, fn = wf, wfns[name]
-		}
+	// The 128-bit functions serve keys of pclmulGroup powers, the 256-bit
+	// one keys of tableBlocks.
+	for _, c := range []struct {
+		f    *ir.File
+		name string
+		most int
+	}{{pf, gcmPCLMUL, pclmulGroup - 1}, {pf, gcmPCLMULAVX, pclmulGroup - 1}, {wf, gcmVPCLMUL256, tableBlocks - 1}} {
+		f, name, fn, most := c.f, c.name, x86emu.Function(c.f, c.name), c.most
 		t.Run(name, func(t *testing.T) {
-			// The 128-bit functions serve keys of pclmulGroup powers, the
-			// 256-bit one keys of tableBlocks.
-			most := pclmulGroup - 1
-			if name == gcmVPCLMUL256 {
-				most = tableBlocks - 1
-			}
 			for la := 0; la <= most*blockBytes; la++ {
 				for lc := 0; (la+15)/16+(lc+15)/16 <= most; lc++ {
 					m := (la+15)/16 + (lc+15)/16 + 1
