@@ -459,30 +459,25 @@ func emulate(o options, work, iso string) (*emulation, error) {
 // verdict checks every planned run against the console, prints one line
 // per run, and returns the first failure.
 func verdict(o options, runs []planned, res *emulation) error {
-	started := slices.Contains(res.console, guestrun.Started())
 	secs := func(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
 	why := func() string {
 		var w []string
 		if res.timedOut {
 			w = append(w, fmt.Sprintf("timed out after %s (-timeout)", o.timeout))
 		}
-		for _, l := range res.console {
-			if strings.Contains(l, "Kernel panic") {
-				w = append(w, "the guest kernel panicked: "+strings.TrimSpace(l))
-				break
-			}
+		if i := slices.IndexFunc(res.console, func(l string) bool { return strings.Contains(l, "Kernel panic") }); i >= 0 {
+			w = append(w, "the guest kernel panicked: "+strings.TrimSpace(res.console[i]))
 		}
 		if len(w) == 0 {
 			w = append(w, fmt.Sprintf("bochs exited (%v) after %s", res.exitErr, secs(res.total)))
 		}
 		return strings.Join(w, "; ")
 	}
-	if !started {
+	if !slices.Contains(res.console, guestrun.Started()) {
 		return fmt.Errorf("the guest never started /init (boot failure): %s\n%s\n  bochs's own log: %s",
 			why(), tail(res.console, 40), res.bochsLog)
 	}
-	boot := res.at["started"]
-	fmt.Printf("bochs: booted to /init in %s (%s, %s)\n", secs(boot), o.cpu, kernelCmdline)
+	fmt.Printf("bochs: booted to /init in %s (%s, %s)\n", secs(res.at["started"]), o.cpu, kernelCmdline)
 
 	// Cut the console into the runs' outputs.
 	outputs := make([][]string, len(runs))
