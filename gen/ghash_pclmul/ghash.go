@@ -681,10 +681,7 @@ func powers(ctx *build.Context, o isa, polyMem Mem) {
 	o.load(r.poly, polyMem)
 	// H^i stays in pw[i] once made, for the registers the plan leaves
 	// free; the others are read back from the key.
-	pw := map[int]reg.VecPhysical{}
-	for i, v := range []reg.VecPhysical{reg.X1, reg.X10, reg.X11, reg.X12, reg.X13, reg.X14, reg.X15} {
-		pw[i+1] = v
-	}
+	pw := map[int]reg.VecPhysical{1: reg.X1, 2: reg.X10, 3: reg.X11, 4: reg.X12, 5: reg.X13, 6: reg.X14, 7: reg.X15}
 	sum := func(i int, v reg.VecPhysical) {
 		halfSum(o, r.t, v)
 		o.store64(Mem{Base: kp, Disp: sumAddr(i)}, r.t)
