@@ -363,10 +363,7 @@ func pressure(rep string) (names []string, press []float64, err error) {
 				if j >= len(order) {
 					break
 				}
-				p := 0.0
-				if v != "-" {
-					p, _ = strconv.ParseFloat(v, 64)
-				}
+				p, _ := strconv.ParseFloat(v, 64) // "-", none, is 0
 				names = append(names, byIndex[order[j]])
 				press = append(press, p)
 			}
