@@ -307,16 +307,9 @@ func writeInitramfs(file, initBin, testBin, guestBin, moduleDir string, runs []p
 		w.File(path.Join("/src", filepath.ToSlash(rel)), 0o644, b)
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
+	// The first error of the walk, the trailer, the flush and the close,
+	// made in that order.
+	return cmp.Or(err, w.Close(), bw.Flush(), f.Close())
 }
 
 // writeISO makes an El Torito CD image on which ISOLINUX boots the kernel
