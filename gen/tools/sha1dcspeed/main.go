@@ -98,10 +98,8 @@ func main() {
 func key(name string) string {
 	parts := strings.Split(strings.TrimPrefix(name, "Benchmark"), "/")
 	for i, p := range parts {
-		if strings.HasPrefix(p, "sha1dc-") {
-			parts[i] = "sha1dc"
-		} else if strings.HasPrefix(p, "sha1-") {
-			parts[i] = "sha1"
+		if impl, _, ok := strings.Cut(p, "-"); ok && (impl == "sha1dc" || impl == "sha1") {
+			parts[i] = impl
 		}
 	}
 	return strings.Join(parts, "/")
