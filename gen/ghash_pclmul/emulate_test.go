@@ -42,10 +42,10 @@ func emulated(t *testing.T, p params) (*ir.File, map[string]*ir.Function) {
 }
 
 // emuKeyBytes returns the expanded key of h with the powers H^1..H^n, as
-// ghashPowers, emulated, makes them; the rest of the key is garbage from
-// rng if rng is not nil, so that a kernel reading a power it was not
+// f's ghashPowers, emulated, makes them; the rest of the key is garbage
+// from rng if rng is not nil, so that a kernel reading a power it was not
 // given gets a wrong answer.
-func emuKeyBytes(t *testing.T, powersFn *ir.Function, f *ir.File, h [16]byte, n int, rng *rand.Rand) []byte {
+func emuKeyBytes(t *testing.T, f *ir.File, h [16]byte, n int, rng *rand.Rand) []byte {
 	t.Helper()
 	key := make([]byte, 8*keyWords)
 	if rng != nil {
@@ -61,7 +61,7 @@ func emuKeyBytes(t *testing.T, powersFn *ir.Function, f *ir.File, h [16]byte, n 
 	m := x86emu.New(f)
 	k := m.Alloc("key", key, true)
 	m.Args["key"], m.Args["n"] = k, uint64(n)
-	m.Run(powersFn, 1<<20)
+	m.Run(x86emu.Function(f, "ghashPowers"), 1<<20)
 	copy(key, m.Bytes(k, len(key)))
 	return key
 }
@@ -70,14 +70,14 @@ func emuKeyBytes(t *testing.T, powersFn *ir.Function, f *ir.File, h [16]byte, n 
 // the twisted H^i and their sums at sumAddr, for every n, and nothing
 // beyond H^n, nor beyond the key when n is larger than it holds.
 func TestEmulatedPowers(t *testing.T) {
-	f, fns := emulated(t, params{width: W128})
+	f, _ := emulated(t, params{width: W128})
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 4; trial++ {
 		var h [16]byte
 		binary.LittleEndian.PutUint64(h[:8], rng.Uint64())
 		binary.LittleEndian.PutUint64(h[8:], rng.Uint64())
 		for _, n := range []int{2, 3, 8, tableBlocks - 1, tableBlocks, tableBlocks + 1, 1 << 40} {
-			key := emuKeyBytes(t, fns["ghashPowers"], f, h, n, nil)
+			key := emuKeyBytes(t, f, h, n, nil)
 			pow := h
 			for i := 1; i <= tableBlocks; i++ {
 				lo := binary.LittleEndian.Uint64(key[powerAddr(i):])
@@ -137,8 +137,7 @@ func TestEmulatedKernels(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		pf, pfns := emulated(t, params{width: W128})
-		pw := pfns["ghashPowers"]
+		pf, _ := emulated(t, params{width: W128})
 		for _, name := range names {
 			t.Run(fmt.Sprintf("%s/%s", name, strings.ReplaceAll(fnKnobs(f, name), " ", "/")), func(t *testing.T) {
 				fn := fns[name]
@@ -161,7 +160,7 @@ func TestEmulatedKernels(t *testing.T) {
 					if p.width != W128 {
 						group = p.blocks.n()
 					}
-					key := emuKeyBytes(t, pw, pf, h, max(1, min(n, group)), rng)
+					key := emuKeyBytes(t, pf, h, max(1, min(n, group)), rng)
 					m := x86emu.New(f)
 					y := m.Alloc("y", y0[:], true)
 					m.Args["y"], m.Args["key"] = y, m.Alloc("key", key, false)
@@ -264,7 +263,7 @@ func fill(rng *rand.Rand, b []byte) {
 // block included) and garbage above: each may read only the powers its
 // message uses, and no byte outside A, C and y.
 func TestEmulatedGCM(t *testing.T) {
-	pf, pfns := emulated(t, params{width: W128})
+	pf, _ := emulated(t, params{width: W128})
 	wf, _ := emulated(t, params{width: W256})
 	rng := rand.New(rand.NewPCG(9, 10))
 	// The 128-bit functions serve keys of pclmulGroup powers, the 256-bit
@@ -288,7 +287,7 @@ func TestEmulatedGCM(t *testing.T) {
 					a, c := make([]byte, la), make([]byte, lc)
 					fill(rng, a)
 					fill(rng, c)
-					key := emuKeyBytes(t, pfns["ghashPowers"], pf, h, m, rng)
+					key := emuKeyBytes(t, pf, h, m, rng)
 					// withY: the end of a longer message, y the GHASH
 					// of what came before, the lengths those of the
 					// whole; else a whole short message from zero (y is
