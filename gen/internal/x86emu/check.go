@@ -66,11 +66,7 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 		out := make([]byte, w)
 		for i := 0; i < n; i++ {
 			j := int(dword(idx, i)) & (2*n - 1)
-			v := dword(t1, j%n)
-			if j >= n {
-				v = dword(t2, j%n)
-			}
-			putDword(out, i, v)
+			putDword(out, i, dword([][]byte{t1, t2}[j/n], j%n))
 		}
 		m.write(last, out, true)
 	case "VPROLVD": // counts, src, dst
