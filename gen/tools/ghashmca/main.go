@@ -284,14 +284,10 @@ func run(model string, insts []string, iters int, extra ...string) (string, erro
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("llvm-mca -mcpu=%s: %v: %s", model, err, firstLine(stderr.String()))
+		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return "", fmt.Errorf("llvm-mca -mcpu=%s: %v: %s", model, err, first)
 	}
 	return string(out), nil
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return l
 }
 
 // field returns the number after "name:" in an llvm-mca report.
