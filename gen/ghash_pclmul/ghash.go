@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -343,17 +344,14 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem, lc loopMem
 		panic(fmt.Sprintf("%s: threshold %d is below the first loop's group of %d blocks", ks.name, ks.threshold, ks.loops[0].blocks))
 	}
 	function(ctx, ks.name, "func(y *[16]byte, key *[%d]uint64, p []byte)", keyWords)
-	var shape string
-	for i, lp := range ks.loops {
-		if i > 0 {
-			shape += ", then "
-		}
-		shape += fmt.Sprintf("%d-bit groups of %d blocks", lp.o.width(), lp.blocks)
+	var loops []string
+	for _, lp := range ks.loops {
+		loops = append(loops, fmt.Sprintf("%d-bit groups of %d blocks", lp.o.width(), lp.blocks))
 	}
 	ctx.Comment(ks.name+" absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.",
 		"Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient",
 		"of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.",
-		fmt.Sprintf("Loops: %s (the first from %d blocks up); then single blocks.", shape, ks.threshold),
+		fmt.Sprintf("Loops: %s (the first from %d blocks up); then single blocks.", strings.Join(loops, ", then "), ks.threshold),
 		fmt.Sprintf("Key layout (%d bytes):", 8*keyWords),
 		fmt.Sprintf("  +%3d  H^%d..H^1, 16 bytes each (low 64 bits first)", powersOff, tableBlocks),
 		fmt.Sprintf("  +%3d  lo^hi of each, 8 bytes, interleaved for %d-lane vectors", sumsOff, tableLanes),
