@@ -38,6 +38,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,21 +163,15 @@ func reportBase(rs []round) {
 // keys returns the kernels and the sizes of the "kernel/size" keys of ms,
 // each once, sorted.
 func keys(ms ...map[string]float64) (kernels []string, sizes []int) {
+	ks, ns := map[string]bool{}, map[int]bool{}
 	for _, m := range ms {
 		for k := range m {
 			name, size, _ := strings.Cut(k, "/")
 			n, _ := strconv.Atoi(size)
-			if !slices.Contains(kernels, name) {
-				kernels = append(kernels, name)
-			}
-			if !slices.Contains(sizes, n) {
-				sizes = append(sizes, n)
-			}
+			ks[name], ns[n] = true, true
 		}
 	}
-	slices.Sort(kernels)
-	slices.Sort(sizes)
-	return kernels, sizes
+	return slices.Sorted(maps.Keys(ks)), slices.Sorted(maps.Keys(ns))
 }
 
 // sizeTable prints a table of a row per size and a column per kernel,
