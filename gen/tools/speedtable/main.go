@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -180,13 +181,11 @@ func main() {
 		rep.Impls = append(rep.Impls, im)
 	}
 	rep.Impls = append(rep.Impls, openssl...)
-	var patterns []speed.Pattern
+	set := map[speed.Pattern]bool{}
 	for c := range best {
-		if !slices.Contains(patterns, c.p) {
-			patterns = append(patterns, c.p)
-		}
+		set[c.p] = true
 	}
-	slices.SortFunc(patterns, func(a, b speed.Pattern) int {
+	patterns := slices.SortedFunc(maps.Keys(set), func(a, b speed.Pattern) int {
 		if a.Bytes() != b.Bytes() {
 			return a.Bytes() - b.Bytes()
 		}
@@ -232,14 +231,13 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // oneUpdateSizes returns the sizes TestSpeedTable measured in one update,
 // in increasing order: those OpenSSL can be compared at.
 func oneUpdateSizes(rd speed.Round) []int {
-	var sizes []int
+	sizes := map[int]bool{}
 	for _, x := range rd.Results {
-		if x.Updates == 1 && !slices.Contains(sizes, x.UpdateSize) {
-			sizes = append(sizes, x.UpdateSize)
+		if x.Updates == 1 {
+			sizes[x.UpdateSize] = true
 		}
 	}
-	slices.Sort(sizes)
-	return sizes
+	return slices.Sorted(maps.Keys(sizes))
 }
 
 // opensslImpls lists the OpenSSL code paths to measure on a CPU with these
