@@ -360,10 +360,7 @@ func tables(t times, caption string) string {
 		if !t.has(key(manyWorks[0], k)) {
 			continue
 		}
-		var cells []string
-		for _, work := range manyWorks[:2] {
-			cells = append(cells, t.cell(key(work, "Sum-loop"), key(work, k)))
-		}
+		cells := benchline.Map(manyWorks[:2], func(work string) string { return t.cell(key(work, "Sum-loop"), key(work, k)) })
 		blobs := t.cell(key("gitblobs", "Sum-loop"), key("gitblobs", k))
 		if files, ok := best(t, key("gitblobs", k)+" files"); ok {
 			loop, _ := best(t, key("gitblobs", "Sum-loop")+" files")
@@ -400,11 +397,10 @@ func tables(t times, caption string) string {
 		{"ghash", "the installed Go", "a variable-time 4-bit table (Go 1.26 and earlier)"},
 		{"ghash-newest", "`" + *newest + "`", "constant-time integer multiplies (from Go 1.27)"},
 	} {
-		var cells []string
-		for _, n := range ghashSizes {
-			cells = append(cells, t.cell(fmt.Sprintf("%s |BenchmarkStdlibGHASH/%d", b.name, n),
-				fmt.Sprintf("%s |BenchmarkKeySumGCM/generic/%d", b.name, n)))
-		}
+		cells := benchline.Map(ghashSizes, func(n int) string {
+			return t.cell(fmt.Sprintf("%s |BenchmarkStdlibGHASH/%d", b.name, n),
+				fmt.Sprintf("%s |BenchmarkKeySumGCM/generic/%d", b.name, n))
+		})
 		p("| %s | %s | %s |", b.label, b.what, strings.Join(cells, " / "))
 	}
 	p("")
