@@ -90,11 +90,8 @@ func (*Blocks) Spec() *knob.Spec     { return blocksSpec }
 
 // n returns the number of blocks, once resolve has replaced BlocksAuto.
 func (b Blocks) n() int {
-	switch b {
-	case Blocks16:
-		return 16
-	case Blocks32:
-		return 32
+	if n := map[Blocks]int{Blocks16: 16, Blocks32: 32}[b]; n > 0 {
+		return n
 	}
 	panic("-blocks not resolved")
 }
