@@ -343,19 +343,10 @@ func (p *params) knobs() []knob.Knob {
 
 // targets are the loops of the width whose shape the knobs give.
 func (p *params) targets() []target {
-	switch p.width {
-	case W256:
-		return []target{target256}
-	case W512:
-		return []target{target512}
+	if p.width != W128 {
+		return []target{map[Width]target{W256: target256, W512: target512}[p.width]}
 	}
-	switch p.kernel {
-	case OnlyAVX:
-		return []target{targetAVX}
-	case OnlySSE:
-		return []target{targetSSE}
-	}
-	return []target{targetSSE, targetAVX}
+	return map[Only][]target{OnlyBoth: {targetSSE, targetAVX}, OnlyAVX: {targetAVX}, OnlySSE: {targetSSE}}[p.kernel]
 }
 
 // shapeOf returns target t's resolved shape: the knobs' if they shape it,
