@@ -31,6 +31,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"log"
@@ -389,15 +390,8 @@ func short(r string) string {
 func kind(r string) string {
 	for _, p := range []string{"SKLPort", "ICXPort", "SKXPort"} {
 		if n, ok := strings.CutPrefix(r, p); ok {
-			switch n {
-			case "2", "3":
-				return "load"
-			case "4", "9":
-				return "store-data"
-			case "7", "8":
-				return "store-address"
-			}
-			return "exec"
+			ports := map[string]string{"2": "load", "3": "load", "4": "store-data", "9": "store-data", "7": "store-address", "8": "store-address"}
+			return cmp.Or(ports[n], "exec")
 		}
 	}
 	if r == "Zn3FPP45" {
