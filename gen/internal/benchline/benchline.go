@@ -1,5 +1,7 @@
 // Package benchline reads the result lines of `go test -bench` output, for
-// the tools that tabulate them (tools/benchtable, tools/ghashspeed).
+// the tools that tabulate them (tools/benchtable, tools/ghashspeed, ...),
+// and holds what those tools share: the statistics over rounds and the
+// Markdown tables.
 package benchline
 
 import (
