@@ -42,10 +42,10 @@ func emulated(t *testing.T, p params) (*ir.File, map[string]*ir.Function) {
 }
 
 // emuKeyBytes returns the expanded key of h with the powers H^1..H^n, as
-// ghashPowers, emulated, makes them; the rest of the key is garbage from
-// rng if rng is not nil, so that a kernel reading a power it was not
+// f's ghashPowers, emulated, makes them; the rest of the key is garbage
+// from rng if rng is not nil, so that a kernel reading a power it was not
 // given gets a wrong answer.
-func emuKeyBytes(t *testing.T, powersFn *ir.Function, f *ir.File, h [16]byte, n int, rng *rand.Rand) []byte {
+func emuKeyBytes(t *testing.T, f *ir.File, h [16]byte, n int, rng *rand.Rand) []byte {
 	t.Helper()
 	key := make([]byte, 8*keyWords)
 	if rng != nil {
@@ -61,7 +61,7 @@ func emuKeyBytes(t *testing.T, powersFn *ir.Function, f *ir.File, h [16]byte, n 
 	m := x86emu.New(f)
 	k := m.Alloc("key", key, true)
 	m.Args["key"], m.Args["n"] = k, uint64(n)
-	m.Run(powersFn, 1<<20)
+	m.Run(x86emu.Function(f, "ghashPowers"), 1<<20)
 	copy(key, m.Bytes(k, len(key)))
 	return key
 }
@@ -70,14 +70,14 @@ func emuKeyBytes(t *testing.T, powersFn *ir.Function, f *ir.File, h [16]byte, n 
 // the twisted H^i and their sums at sumAddr, for every n, and nothing
 // beyond H^n, nor beyond the key when n is larger than it holds.
 func TestEmulatedPowers(t *testing.T) {
-	f, fns := emulated(t, params{width: W128})
+	f, _ := emulated(t, params{width: W128})
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 4; trial++ {
 		var h [16]byte
 		binary.LittleEndian.PutUint64(h[:8], rng.Uint64())
 		binary.LittleEndian.PutUint64(h[8:], rng.Uint64())
 		for _, n := range []int{2, 3, 8, tableBlocks - 1, tableBlocks, tableBlocks + 1, 1 << 40} {
-			key := emuKeyBytes(t, fns["ghashPowers"], f, h, n, nil)
+			key := emuKeyBytes(t, f, h, n, nil)
 			pow := h
 			for i := 1; i <= tableBlocks; i++ {
 				lo := binary.LittleEndian.Uint64(key[powerAddr(i):])
@@ -137,8 +137,7 @@ func TestEmulatedKernels(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		pf, pfns := emulated(t, params{width: W128})
-		pw := pfns["ghashPowers"]
+		pf, _ := emulated(t, params{width: W128})
 		for _, name := range names {
 			t.Run(fmt.Sprintf("%s/%s", name, strings.ReplaceAll(fnKnobs(f, name), " ", "/")), func(t *testing.T) {
 				fn := fns[name]
@@ -161,7 +160,7 @@ func TestEmulatedKernels(t *testing.T) {
 					if p.width != W128 {
 						group = p.blocks.n()
 					}
-					key := emuKeyBytes(t, pw, pf, h, max(1, min(n, group)), rng)
+					key := emuKeyBytes(t, pf, h, max(1, min(n, group)), rng)
 					m := x86emu.New(f)
 					y := m.Alloc("y", y0[:], true)
 					m.Args["y"], m.Args["key"] = y, m.Alloc("key", key, false)
@@ -192,7 +191,7 @@ func shapeVariants() []params {
 		}
 		for _, k := range kernels {
 			base := params{width: w, kernel: k}
-			out = append(out, knob.Variants(base, func(p *params) []knob.Knob { return p.shapeKnobs() }, nil, valid)...)
+			out = append(out, knob.Variants(base, func(p *params) []knob.Knob { return p.shape.knobs() }, nil, valid)...)
 			for _, at := range []ReduceAt{ReduceAtFront, ReduceAtSpread, ReduceAtBack} {
 				for _, s := range []shape{
 					{mul: MulSchoolbook},
@@ -238,16 +237,11 @@ func shapeVariants() []params {
 // fnKnobs returns the knobs that function name prints in its "Knobs:"
 // comment.
 func fnKnobs(f *ir.File, name string) string {
-	for _, fn := range f.Functions() {
-		if fn.Name != name {
-			continue
-		}
-		for _, n := range fn.Nodes {
-			if c, ok := n.(*ir.Comment); ok {
-				for _, line := range c.Lines {
-					if k, ok := strings.CutPrefix(line, "Knobs: "); ok {
-						return k
-					}
+	for _, n := range x86emu.Function(f, name).Nodes {
+		if c, ok := n.(*ir.Comment); ok {
+			for _, line := range c.Lines {
+				if k, ok := strings.CutPrefix(line, "Knobs: "); ok {
+					return k
 				}
 			}
 		}
@@ -269,21 +263,18 @@ func fill(rng *rand.Rand, b []byte) {
 // block included) and garbage above: each may read only the powers its
 // message uses, and no byte outside A, C and y.
 func TestEmulatedGCM(t *testing.T) {
-	pf, pfns := emulated(t, params{width: W128})
-	wf, wfns := emulated(t, params{width: W256})
+	pf, _ := emulated(t, params{width: W128})
+	wf, _ := emulated(t, params{width: W256})
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, name := range []string{gcmPCLMUL, gcmPCLMULAVX, gcmVPCLMUL256} {
-		f, fn := pf, pfns[name]
-		if name == gcmVPCLMUL256 {
-			f, fn = wf, wfns[name]
-		}
+	// The 128-bit functions serve keys of pclmulGroup powers, the 256-bit
+	// one keys of tableBlocks.
+	for _, c := range []struct {
+		f    *ir.File
+		name string
+		most int
+	}{{pf, gcmPCLMUL, pclmulGroup - 1}, {pf, gcmPCLMULAVX, pclmulGroup - 1}, {wf, gcmVPCLMUL256, tableBlocks - 1}} {
+		f, name, fn, most := c.f, c.name, x86emu.Function(c.f, c.name), c.most
 		t.Run(name, func(t *testing.T) {
-			// The 128-bit functions serve keys of pclmulGroup powers, the
-			// 256-bit one keys of tableBlocks.
-			most := pclmulGroup - 1
-			if name == gcmVPCLMUL256 {
-				most = tableBlocks - 1
-			}
 			for la := 0; la <= most*blockBytes; la++ {
 				for lc := 0; (la+15)/16+(lc+15)/16 <= most; lc++ {
 					m := (la+15)/16 + (lc+15)/16 + 1
@@ -296,7 +287,7 @@ func TestEmulatedGCM(t *testing.T) {
 					a, c := make([]byte, la), make([]byte, lc)
 					fill(rng, a)
 					fill(rng, c)
-					key := emuKeyBytes(t, pfns["ghashPowers"], pf, h, m, rng)
+					key := emuKeyBytes(t, pf, h, m, rng)
 					// withY: the end of a longer message, y the GHASH
 					// of what came before, the lengths those of the
 					// whole; else a whole short message from zero (y is
@@ -328,10 +319,7 @@ func TestEmulatedGCM(t *testing.T) {
 					mc.Args["a_base"], mc.Args["a_len"] = mc.Alloc("a", a, false), uint64(la)
 					mc.Args["c_base"], mc.Args["c_len"] = mc.Alloc("c", c, false), uint64(lc)
 					mc.Args["bitsA"], mc.Args["bitsC"] = bitsA, bitsC
-					mc.Args["withY"] = 0
-					if withY {
-						mc.Args["withY"] = 1
-					}
+					mc.Args["withY"] = map[bool]uint64{true: 1}[withY]
 					mc.Run(fn, 1<<16)
 					got := [16]byte(mc.Bytes(y, 16))
 					if got != want {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -197,21 +198,36 @@ type desc struct {
 // reduction multiplier, 16 bytes each (broadcast to every lane), and with
 // more those the shape of a loop may read (loopConstants).
 func constants(ctx *build.Context) (bswap, poly Mem) {
-	bswap = ctx.StaticGlobal("ghashBswap")
+	// Byte i of the result is byte 15-i of the source.
+	bswap = indexTable(ctx, "ghashBswap", func(i int) int { return 15 - i })
+	return bswap, table(ctx, "ghashPoly", polyConst, 0)
+}
+
+// function starts the NOSPLIT function name, of the signature that sig
+// formats with args.
+func function(ctx *build.Context, name, sig string, args ...any) {
+	ctx.Function(name)
+	ctx.Attributes(attr.NOSPLIT)
+	ctx.SignatureExpr(fmt.Sprintf(sig, args...))
+}
+
+// table emits the read-only 16 bytes of name, the words lo and hi.
+func table(ctx *build.Context, name string, lo, hi uint64) Mem {
+	m := ctx.StaticGlobal(name)
 	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
-	for half := 0; half < 2; half++ {
-		// Byte i of the result is byte 15-i of the source.
-		var q uint64
-		for i := 8*half + 7; i >= 8*half; i-- {
-			q = q<<8 | uint64(15-i)
-		}
-		ctx.AddDatum(8*half, U64(q))
+	ctx.AddDatum(0, U64(lo))
+	ctx.AddDatum(8, U64(hi))
+	return m
+}
+
+// indexTable emits the PSHUFB indexes of name: byte i of the result is
+// byte src(i) of the source.
+func indexTable(ctx *build.Context, name string, src func(i int) int) Mem {
+	var w [2]uint64
+	for i := 15; i >= 0; i-- {
+		w[i/8] = w[i/8]<<8 | uint64(src(i))
 	}
-	poly = ctx.StaticGlobal("ghashPoly")
-	ctx.DataAttributes(attr.RODATA | attr.NOPTR)
-	ctx.AddDatum(0, U64(polyConst))
-	ctx.AddDatum(8, U64(0))
-	return bswap, poly
+	return table(ctx, name, w[0], w[1])
 }
 
 // loopConstants emits the tables the schedule of a loop may read, if
@@ -222,28 +238,14 @@ func loopConstants(ctx *build.Context, loops []loop) loopMems {
 	var c loopMems
 	for _, lp := range loops {
 		if lp.shape.halves == HalvesPair && lp.shape.mul == MulKaratsuba && c.bswap64.Symbol.Name == "" {
-			c.bswap64 = ctx.StaticGlobal("ghashBswap64")
-			ctx.DataAttributes(attr.RODATA | attr.NOPTR)
-			for half := 0; half < 2; half++ {
-				// Byte i of the result is byte 7-i of the same half.
-				var q uint64
-				for i := 8*half + 7; i >= 8*half; i-- {
-					q = q<<8 | uint64(8*half+7-(i-8*half))
-				}
-				ctx.AddDatum(8*half, U64(q))
-			}
+			// Byte i of the result is byte 7-i of the same half.
+			c.bswap64 = indexTable(ctx, "ghashBswap64", func(i int) int { return i&^7 + 7 - i&7 })
 		}
 		if lp.shape.blend == BlendMask && c.loMask.Symbol.Name == "" {
-			c.loMask = ctx.StaticGlobal("ghashLoMask")
-			ctx.DataAttributes(attr.RODATA | attr.NOPTR)
-			ctx.AddDatum(0, U64(^uint64(0)))
-			ctx.AddDatum(8, U64(0))
+			c.loMask = table(ctx, "ghashLoMask", ^uint64(0), 0)
 		}
 		if lp.shape.reduction != ReductionCLMUL && lp.o.width() == 512 && c.hiMask.Symbol.Name == "" {
-			c.hiMask = ctx.StaticGlobal("ghashHiMask")
-			ctx.DataAttributes(attr.RODATA | attr.NOPTR)
-			ctx.AddDatum(0, U64(0))
-			ctx.AddDatum(8, U64(^uint64(0)))
+			c.hiMask = table(ctx, "ghashHiMask", 0, ^uint64(0))
 		}
 	}
 	return c
@@ -341,20 +343,15 @@ func update(ctx *build.Context, ks kernelSpec, bswapMem, polyMem Mem, lc loopMem
 	if ks.threshold < ks.loops[0].blocks {
 		panic(fmt.Sprintf("%s: threshold %d is below the first loop's group of %d blocks", ks.name, ks.threshold, ks.loops[0].blocks))
 	}
-	ctx.Function(ks.name)
-	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, p []byte)", keyWords))
-	var shape string
-	for i, lp := range ks.loops {
-		if i > 0 {
-			shape += ", then "
-		}
-		shape += fmt.Sprintf("%d-bit groups of %d blocks", lp.o.width(), lp.blocks)
+	function(ctx, ks.name, "func(y *[16]byte, key *[%d]uint64, p []byte)", keyWords)
+	var loops []string
+	for _, lp := range ks.loops {
+		loops = append(loops, fmt.Sprintf("%d-bit groups of %d blocks", lp.o.width(), lp.blocks))
 	}
 	ctx.Comment(ks.name+" absorbs len(p)/16 blocks of p into *y: y = (y+X)·H for each block X.",
 		"Blocks, y and the key are byte-reversed 128-bit values, bit 127-i the coefficient",
 		"of x^i, and the key powers are twisted (H^i·x^-1); see gen/ghash_pclmul.",
-		fmt.Sprintf("Loops: %s (the first from %d blocks up); then single blocks.", shape, ks.threshold),
+		fmt.Sprintf("Loops: %s (the first from %d blocks up); then single blocks.", strings.Join(loops, ", then "), ks.threshold),
 		fmt.Sprintf("Key layout (%d bytes):", 8*keyWords),
 		fmt.Sprintf("  +%3d  H^%d..H^1, 16 bytes each (low 64 bits first)", powersOff, tableBlocks),
 		fmt.Sprintf("  +%3d  lo^hi of each, 8 bytes, interleaved for %d-lane vectors", sumsOff, tableLanes),
@@ -443,9 +440,7 @@ func gcm(ctx *build.Context, name string, o isa, bswapMem, polyMem Mem) {
 		x128 = n
 	}
 	wide := o.width() > 128
-	ctx.Function(name)
-	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, a, c []byte, bitsA, bitsC uint64, withY bool)", keyWords))
+	function(ctx, name, "func(y *[16]byte, key *[%d]uint64, a, c []byte, bitsA, bitsC uint64, withY bool)", keyWords)
 	ctx.Comment(name+" absorbs, with one reduction, the blocks of a, the last zero-padded,",
 		"then c's, then the length block bitsA || bitsC, into *y if withY, else into zero,",
 		"and sets *y to the result. Their number m is at most the powers in the key: the",
@@ -567,9 +562,7 @@ func gcm(ctx *build.Context, name string, o isa, bswapMem, polyMem Mem) {
 // (docs/ghash.md has what that cost). An unknown form jumps to
 // gcmBadForm, which panics.
 func gcmShort(ctx *build.Context) {
-	ctx.Function("gcmShort")
-	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr(fmt.Sprintf("func(y *[16]byte, key *[%d]uint64, a, c []byte, bitsA, bitsC uint64, withY bool, form uint8)", keyWords))
+	function(ctx, "gcmShort", "func(y *[16]byte, key *[%d]uint64, a, c []byte, bitsA, bitsC uint64, withY bool, form uint8)", keyWords)
 	ctx.Comment("gcmShort jumps to the short-message GCM function numbered form, with these arguments.")
 	form := reg.RAX
 	ctx.Load(ctx.Param("form"), form)
@@ -676,9 +669,7 @@ func (d *desc) upTo8(prefix string, p, n, dst reg.Register) {
 func powers(ctx *build.Context, o isa, polyMem Mem) {
 	d := &desc{ctx: ctx, r: plan}
 	r := d.r
-	ctx.Function("ghashPowers")
-	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr(fmt.Sprintf("func(key *[%d]uint64, n int)", keyWords))
+	function(ctx, "ghashPowers", "func(key *[%d]uint64, n int)", keyWords)
 	ctx.Comment(fmt.Sprintf("ghashPowers sets H^2..H^n and the sums of H^1..H^n, n <= %d, from H^1.", tableBlocks),
 		"Each power is the product of two made before it, as shallow as possible:",
 		"H^i = H^ceil(i/2) · H^floor(i/2).")
@@ -688,10 +679,7 @@ func powers(ctx *build.Context, o isa, polyMem Mem) {
 	o.load(r.poly, polyMem)
 	// H^i stays in pw[i] once made, for the registers the plan leaves
 	// free; the others are read back from the key.
-	pw := map[int]reg.VecPhysical{}
-	for i, v := range []reg.VecPhysical{reg.X1, reg.X10, reg.X11, reg.X12, reg.X13, reg.X14, reg.X15} {
-		pw[i+1] = v
-	}
+	pw := map[int]reg.VecPhysical{1: reg.X1, 2: reg.X10, 3: reg.X11, 4: reg.X12, 5: reg.X13, 6: reg.X14, 7: reg.X15}
 	sum := func(i int, v reg.VecPhysical) {
 		halfSum(o, r.t, v)
 		o.store64(Mem{Base: kp, Disp: sumAddr(i)}, r.t)
@@ -738,9 +726,7 @@ const calibrationChains = 8
 // same run as a kernel.
 func calibration(ctx *build.Context, o isa) {
 	name := fmt.Sprintf("clmulLoop%d", o.width())
-	ctx.Function(name)
-	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr("func(n int)")
+	function(ctx, name, "func(n int)")
 	ctx.Commentf("%s runs n iterations of %d independent carry-less multiplies.", name, calibrationChains)
 	n := reg.RCX
 	ctx.Load(ctx.Param("n"), n)
@@ -765,9 +751,7 @@ func calibration(ctx *build.Context, o isa) {
 // reads it from here, so a kernel generated with other knobs (make tune)
 // gets the powers it reads.
 func groupSize(ctx *build.Context, ks kernelSpec) {
-	ctx.Function(ks.name + "Group")
-	ctx.Attributes(attr.NOSPLIT)
-	ctx.SignatureExpr("func() int")
+	function(ctx, ks.name+"Group", "func() int")
 	ctx.Commentf("%sGroup returns %d, the blocks per reduction of %s's widest loop.", ks.name, ks.loops[0].blocks, ks.name)
 	ctx.MOVQ(U32(ks.loops[0].blocks), reg.RAX)
 	ctx.Store(reg.RAX, ctx.ReturnIndex(0))

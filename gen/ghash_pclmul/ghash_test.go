@@ -17,31 +17,19 @@ type vec128 [2]uint64
 // model implements isa at 128 bits on a model of the registers, so that
 // the arithmetic of the description (product and reduce) is checked
 // against the SP 800-38D reference without a CPU that has PCLMULQDQ.
-// Memory operations are not modelled.
-type model struct{ r map[reg.VecPhysical]vec128 }
+// The other operations (memory, shuffles, the schedule's forms) are not
+// modelled: the nil isa it embeds panics on them.
+type model struct {
+	isa
+	r map[reg.VecPhysical]vec128
+}
 
-func (m *model) width() int                                        { return 128 }
-func (m *model) narrower() isa                                     { return nil }
-func (m *model) memKey() bool                                      { return false }
-func (m *model) copy(dst, a reg.VecPhysical)                       { m.r[dst] = m.r[a] }
-func (m *model) load(reg.VecPhysical, Mem)                         { panic("not modelled") }
-func (m *model) broadcast(reg.VecPhysical, Mem)                    { panic("not modelled") }
-func (m *model) load64(reg.VecPhysical, Mem)                       { panic("not modelled") }
-func (m *model) store(Mem, reg.VecPhysical)                        { panic("not modelled") }
-func (m *model) store64(Mem, reg.VecPhysical)                      { panic("not modelled") }
-func (m *model) fromWords(_, _ reg.VecPhysical, _, _ reg.Register) { panic("not modelled") }
-func (m *model) shuffle(dst, a, idx reg.VecPhysical)               { panic("not modelled") }
-func (m *model) upper(dst, a reg.VecPhysical)                      { panic("not modelled") }
-func (m *model) swap(dst, a reg.VecPhysical)                       { v := m.r[a]; m.r[dst] = vec128{v[1], v[0]} }
-func (m *model) xor3(dst, a, b, c reg.VecPhysical)                 { twoXor(m, dst, a, b, c) }
-func (m *model) unpackHi(dst, a, b reg.VecPhysical)                { panic("not modelled") }
-func (m *model) shl64(dst, a reg.VecPhysical, n uint8)             { panic("not modelled") }
-func (m *model) shr64(dst, a reg.VecPhysical, n uint8)             { panic("not modelled") }
-func (m *model) blend64(dst, lo, hi reg.VecPhysical)               { panic("not modelled") }
-func (m *model) xorMem(dst, a reg.VecPhysical, x Mem)              { panic("not modelled") }
-func (m *model) andMem(dst, a reg.VecPhysical, x Mem)              { panic("not modelled") }
-func (m *model) shuffleMem(dst, a reg.VecPhysical, idx Mem)        { panic("not modelled") }
-func (m *model) broadcast64(dst reg.VecPhysical, x Mem)            { panic("not modelled") }
+func (m *model) width() int                        { return 128 }
+func (m *model) narrower() isa                     { return nil }
+func (m *model) memKey() bool                      { return false }
+func (m *model) copy(dst, a reg.VecPhysical)       { m.r[dst] = m.r[a] }
+func (m *model) swap(dst, a reg.VecPhysical)       { v := m.r[a]; m.r[dst] = vec128{v[1], v[0]} }
+func (m *model) xor3(dst, a, b, c reg.VecPhysical) { twoXor(m, dst, a, b, c) }
 
 func (m *model) xor(dst, a, b reg.VecPhysical) {
 	x, y := m.r[a], m.r[b]

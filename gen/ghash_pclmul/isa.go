@@ -133,16 +133,13 @@ func (s sse) blend64(dst, lo, hi reg.VecPhysical) {
 	s.into(dst, hi)
 	s.ctx.MOVSD(lo, dst)
 }
-func (s sse) xorMem(reg.VecPhysical, reg.VecPhysical, Mem) {
-	panic("sse: memory operands need alignment")
-}
-func (s sse) andMem(reg.VecPhysical, reg.VecPhysical, Mem) {
-	panic("sse: memory operands need alignment")
-}
-func (s sse) shuffleMem(reg.VecPhysical, reg.VecPhysical, Mem) {
-	panic("sse: memory operands need alignment")
-}
-func (s sse) broadcast64(reg.VecPhysical, Mem) { panic("sse: no broadcast64") }
+
+const sseMem = "sse: memory operands need alignment"
+
+func (s sse) xorMem(reg.VecPhysical, reg.VecPhysical, Mem)     { panic(sseMem) }
+func (s sse) andMem(reg.VecPhysical, reg.VecPhysical, Mem)     { panic(sseMem) }
+func (s sse) shuffleMem(reg.VecPhysical, reg.VecPhysical, Mem) { panic(sseMem) }
+func (s sse) broadcast64(reg.VecPhysical, Mem)                 { panic("sse: no broadcast64") }
 
 func (s sse) clmul(dst, a reg.VecPhysical, b Op, imm uint8) {
 	br, ok := b.(reg.VecPhysical)
@@ -196,9 +193,12 @@ func (v vex) r(a reg.VecPhysical) reg.VecPhysical {
 }
 
 // op returns b at v's width if it is a register, else b.
-func (v vex) op(b Op) Op {
-	if r, ok := b.(reg.VecPhysical); ok {
-		return v.r(r)
+func (v vex) op(b Op) Op { return widen(b, v.r) }
+
+// widen returns b through r if it is a register, else b.
+func widen(b Op, r func(reg.VecPhysical) reg.VecPhysical) Op {
+	if x, ok := b.(reg.VecPhysical); ok {
+		return r(x)
 	}
 	return b
 }
@@ -277,12 +277,7 @@ func (e evex) memKey() bool  { return true }
 
 func (e evex) r(a reg.VecPhysical) reg.VecPhysical { return a.AsZ().(reg.VecPhysical) }
 
-func (e evex) op(b Op) Op {
-	if r, ok := b.(reg.VecPhysical); ok {
-		return e.r(r)
-	}
-	return b
-}
+func (e evex) op(b Op) Op { return widen(b, e.r) }
 
 func (e evex) copy(dst, a reg.VecPhysical) {
 	if dst != a {

@@ -90,11 +90,8 @@ func (*Blocks) Spec() *knob.Spec     { return blocksSpec }
 
 // n returns the number of blocks, once resolve has replaced BlocksAuto.
 func (b Blocks) n() int {
-	switch b {
-	case Blocks16:
-		return 16
-	case Blocks32:
-		return 32
+	if n := map[Blocks]int{Blocks16: 16, Blocks32: 32}[b]; n > 0 {
+		return n
 	}
 	panic("-blocks not resolved")
 }
@@ -344,24 +341,12 @@ func (p *params) knobs() []knob.Knob {
 	return append([]knob.Knob{&p.width, &p.blocks, &p.threshold, &p.kernel}, p.shape.knobs()...)
 }
 
-// shapeKnobs are the knobs of the schedule, which every width has.
-func (p *params) shapeKnobs() []knob.Knob { return p.shape.knobs() }
-
 // targets are the loops of the width whose shape the knobs give.
 func (p *params) targets() []target {
-	switch p.width {
-	case W256:
-		return []target{target256}
-	case W512:
-		return []target{target512}
+	if p.width != W128 {
+		return []target{map[Width]target{W256: target256, W512: target512}[p.width]}
 	}
-	switch p.kernel {
-	case OnlyAVX:
-		return []target{targetAVX}
-	case OnlySSE:
-		return []target{targetSSE}
-	}
-	return []target{targetSSE, targetAVX}
+	return map[Only][]target{OnlyBoth: {targetSSE, targetAVX}, OnlyAVX: {targetAVX}, OnlySSE: {targetSSE}}[p.kernel]
 }
 
 // shapeOf returns target t's resolved shape: the knobs' if they shape it,
@@ -430,20 +415,12 @@ func (s *shape) resolve(t target) error {
 		}
 		s.halves = HalvesPSHUFD
 	}
-	if s.halves == HalvesAuto {
-		s.halves = d.halves
-	}
-	if s.reduction == ReductionAuto {
-		s.reduction = d.reduction
-	}
-	if s.reduceAt == ReduceAtAuto {
-		s.reduceAt = d.reduceAt
-	}
-	if s.fold == FoldAuto {
-		s.fold = d.fold
-	}
-	if s.blend == BlendAuto {
-		s.blend = d.blend
+	for i, k := range s.knobs() { // those left at auto take the default
+		if k.String() == "auto" {
+			if err := k.Set(d.knobs()[i].String()); err != nil {
+				panic(err)
+			}
+		}
 	}
 	if s.halves == HalvesPair && w != W128 {
 		return fmt.Errorf("-halves pair pairs adjacent blocks of one lane: 128 bits only")

@@ -67,11 +67,7 @@ func (f form) text() string {
 		ops = append(ops, fmt.Sprintf("$0x%02x", f.imm))
 	}
 	for _, k := range f.kinds {
-		if k == 'm' {
-			ops = append(ops, "m")
-		} else {
-			ops = append(ops, string(k))
-		}
+		ops = append(ops, string(k))
 	}
 	return f.mnemonic + " " + strings.Join(ops, ", ")
 }

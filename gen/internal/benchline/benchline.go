@@ -1,11 +1,14 @@
 // Package benchline reads the result lines of `go test -bench` output, for
-// the tools that tabulate them (tools/benchtable, tools/ghashspeed).
+// the tools that tabulate them (tools/benchtable, tools/ghashspeed, ...),
+// and holds what those tools share: the statistics over rounds and the
+// Markdown tables.
 package benchline
 
 import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"regexp"
@@ -79,6 +82,27 @@ func Summarize(xs []float64) Stat {
 	return Stat{med, s[0], s[len(s)-1]}
 }
 
+// Ratio compares two measurements of the same rounds, num[i] and den[i]
+// from round i (NaN where the round has none), over the rounds that have
+// both: the median and range of the rounds' own ratios num[i]/den[i], and
+// the ratio of the least num to the least den. It reports false if no
+// round has both.
+func Ratio(num, den []float64) (s Stat, best float64, ok bool) {
+	var rs []float64
+	bestNum, bestDen := math.Inf(1), math.Inf(1)
+	for i := 0; i < len(num) && i < len(den); i++ {
+		if math.IsNaN(num[i]) || math.IsNaN(den[i]) {
+			continue
+		}
+		rs = append(rs, num[i]/den[i])
+		bestNum, bestDen = min(bestNum, num[i]), min(bestDen, den[i])
+	}
+	if len(rs) == 0 {
+		return Stat{}, 0, false
+	}
+	return Summarize(rs), bestNum / bestDen, true
+}
+
 // String formats s as "median (lowest-highest)" with two decimals, or as
 // "" for the zero Stat.
 func (s Stat) String() string {
@@ -86,6 +110,46 @@ func (s Stat) String() string {
 		return ""
 	}
 	return fmt.Sprintf("%.2f (%.2f-%.2f)", s.Med, s.Lo, s.Hi)
+}
+
+// Values returns f of each round where it is defined (ok), in order.
+func Values[R any](rounds []R, f func(R) (float64, bool)) []float64 {
+	var xs []float64
+	for _, r := range rounds {
+		if v, ok := f(r); ok {
+			xs = append(xs, v)
+		}
+	}
+	return xs
+}
+
+// Map returns f of each element of xs, in order: the labels, columns and
+// cells the tools make of their lists.
+func Map[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// Table prints a Markdown table to standard output: corner and cols head
+// it, then each row, labelled by rows[i], has cell(i, j) in column j (an
+// empty cell prints as "| |").
+func Table(corner string, cols, rows []string, cell func(i, j int) string) {
+	fmt.Println("| " + strings.Join(append([]string{corner}, cols...), " | ") + " |")
+	fmt.Println("|---|" + strings.Repeat("---|", len(cols)))
+	for i, label := range rows {
+		fmt.Printf("| %s |", label)
+		for j := range cols {
+			if c := cell(i, j); c != "" {
+				fmt.Printf(" %s |", c)
+			} else {
+				fmt.Print(" |")
+			}
+		}
+		fmt.Println()
+	}
 }
 
 // Run runs a test binary in dir with args (-test.run, -test.bench, ...),

@@ -1,6 +1,7 @@
 package benchline
 
 import (
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -59,6 +60,17 @@ func TestSummarize(t *testing.T) {
 		if got := Summarize(c.xs); got != c.want || got.String() != c.str || !slices.Equal(c.xs, in) {
 			t.Errorf("Summarize(%v) = %+v %q (input now %v); want %+v %q", in, got, got.String(), c.xs, c.want, c.str)
 		}
+	}
+}
+
+func TestRatio(t *testing.T) {
+	nan := math.NaN()
+	// Only rounds 0 and 2 have both: ratios 3 and 1, the bests 4 over 2.
+	if s, best, ok := Ratio([]float64{6, nan, 4, 1}, []float64{2, 3, 4}); s != (Stat{2, 1, 3}) || best != 2 || !ok {
+		t.Errorf("Ratio = %+v, %v, %v; want {2 1 3}, 2, true", s, best, ok)
+	}
+	if _, _, ok := Ratio([]float64{nan, 4}, []float64{2, nan}); ok {
+		t.Error("Ratio of rounds that never both have a figure is ok")
 	}
 }
 

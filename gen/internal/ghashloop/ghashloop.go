@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,11 +57,8 @@ func (l Loop) Bytes() int { return 16 * l.Blocks }
 func (l Loop) Count(mnemonics ...string) int {
 	n := 0
 	for _, line := range l.Body {
-		f := strings.Fields(line)
-		for _, m := range mnemonics {
-			if len(f) > 0 && f[0] == m {
-				n++
-			}
+		if f := strings.Fields(line); len(f) > 0 && slices.Contains(mnemonics, f[0]) {
+			n++
 		}
 	}
 	return n

@@ -8,9 +8,11 @@ import (
 
 // The instructions of sha1dc's UBC checks (gen/internal/ubcvec's plans as
 // gen/internal/sha1x86 and gen/internal/sha1shani lower them): the SSE
-// shifts and logic in two-operand form, the byte alignments, and the
-// AVX-512 permutes, variable rotates, bit tests and masked ORs of the
-// gather form. execCheck reports whether op is one of them.
+// shifts and logic in two-operand form (and the VEX dword shifts and
+// rotate beside them, which the SHA-1 rounds use too), the byte
+// alignments, and the AVX-512 permutes, variable rotates, bit tests and
+// masked ORs of the gather form. execCheck reports whether op is one of
+// them.
 func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 	last := ops[len(ops)-1]
 	sse := func(f func(x, y uint32) uint32) {
@@ -38,14 +40,14 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 		return out
 	}
 	switch op {
-	case "PSLLL":
-		shift(shl, false)
-	case "PSRLL":
-		shift(shr, false)
-	case "PSRAL":
-		shift(sar, false)
-	case "VPSRAD":
-		shift(sar, true)
+	case "PSLLL", "VPSLLD":
+		shift(shl, op[0] == 'V')
+	case "PSRLL", "VPSRLD":
+		shift(shr, op[0] == 'V')
+	case "PSRAL", "VPSRAD":
+		shift(sar, op[0] == 'V')
+	case "VPROLD":
+		shift(func(x uint32, n uint) uint32 { return bits.RotateLeft32(x, int(n)) }, true)
 	case "PAND":
 		sse(func(x, y uint32) uint32 { return x & y })
 	case "PANDN": // dst = ^dst & src
@@ -56,17 +58,6 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 		m.write(last, align(m.read(last, 16), m.read(ops[1], 16), int(Const(ops[0]))), false)
 	case "VPALIGNR": // $n, lo, hi, dst
 		m.write(last, align(m.read(ops[2], w), m.read(ops[1], w), int(Const(ops[0]))), true)
-	case "VPBLENDD": // $imm, b, a, dst: dword i from b where bit i of imm is set
-		imm, b, a := Const(ops[0]), m.read(ops[1], w), m.read(ops[2], w)
-		out := make([]byte, w)
-		for i := 0; i < w/4; i++ {
-			v := dword(a, i)
-			if imm>>i&1 != 0 {
-				v = dword(b, i)
-			}
-			putDword(out, i, v)
-		}
-		m.write(last, out, true)
 	case "VEXTRACTI32X4":
 		m.write(last, m.read(ops[1], 64)[16*int(Const(ops[0])&3):][:16], true)
 	case "VPERMI2D": // table2, table1, idx/dst: dst[i] = (table1:table2)[idx[i] & (2n-1)]
@@ -75,18 +66,14 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 		out := make([]byte, w)
 		for i := 0; i < n; i++ {
 			j := int(dword(idx, i)) & (2*n - 1)
-			v := dword(t1, j%n)
-			if j >= n {
-				v = dword(t2, j%n)
-			}
-			putDword(out, i, v)
+			putDword(out, i, dword([][]byte{t1, t2}[j/n], j%n))
 		}
 		m.write(last, out, true)
 	case "VPROLVD": // counts, src, dst
 		c, a := m.read(ops[0], w), m.read(ops[1], w)
 		m.write(last, dwords(a, c, func(x, y uint32) uint32 { return bits.RotateLeft32(x, int(y&31)) }), true)
 	case "VPTESTMD": // b, a, [k,] kdst: bit i where a & b is not zero (and k's bit i)
-		b, a := m.read(ops[0], m.width(ops[1])), m.read(ops[1], m.width(ops[1]))
+		b, a := m.read(ops[0], size(ops[1])), m.read(ops[1], size(ops[1]))
 		mask := ^uint64(0)
 		if len(ops) == 4 {
 			mask = m.K[idx(ops[2])]
@@ -114,6 +101,3 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 	}
 	return true
 }
-
-// width is the size of a vector register operand.
-func (m *CPU) width(op operand.Op) int { return size(op) }

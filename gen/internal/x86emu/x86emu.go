@@ -356,10 +356,7 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 	switch op {
 	// General registers.
 	case "MOVQ", "MOVL", "VMOVQ", "VMOVD", "MOVBQZX":
-		n := map[string]int{"MOVL": 4, "VMOVD": 4, "MOVBQZX": 1}[op]
-		if n == 0 {
-			n = 8
-		}
+		n := map[string]int{"MOVQ": 8, "VMOVQ": 8, "MOVL": 4, "VMOVD": 4, "MOVBQZX": 1}[op]
 		b := m.read(ops[0], n)
 		if isVec(last) {
 			m.write(last, append(b, make([]byte, 16-n)...), op[0] == 'V')
@@ -390,16 +387,10 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 		m.setGP(last, v, 8)
 		m.cf = v != 0
 	case "INCQ", "DECQ":
-		d := uint64(1)
-		if op == "DECQ" {
-			d = ^uint64(0)
-		}
+		d := map[string]uint64{"INCQ": 1, "DECQ": ^uint64(0)}[op]
 		m.setGP(last, m.GP[idx(last)]+d, 8)
 	case "CMPQ", "CMPL": // CMPQ a, b sets the flags of a - b
-		n := 8
-		if op == "CMPL" {
-			n = 4
-		}
+		n := map[string]int{"CMPQ": 8, "CMPL": 4}[op]
 		a, b := m.u64(ops[0], n), m.u64(ops[1], n)
 		m.zf, m.cf, m.lt = a == b, a < b, int64(a<<(64-8*n)) < int64(b<<(64-8*n))
 	case "TESTQ":
@@ -435,10 +426,7 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 		}
 		m.write(last, m.read(ops[0], w), true)
 	case "VPBROADCASTD", "VPBROADCASTQ", "VBROADCASTI128", "VBROADCASTI32X4":
-		n := map[string]int{"VPBROADCASTD": 4, "VPBROADCASTQ": 8}[op]
-		if n == 0 {
-			n = 16
-		}
+		n := map[string]int{"VPBROADCASTD": 4, "VPBROADCASTQ": 8, "VBROADCASTI128": 16, "VBROADCASTI32X4": 16}[op]
 		src, out := m.read(ops[0], n), make([]byte, w)
 		for i := range out {
 			out[i] = src[i%n]
@@ -448,10 +436,7 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 		n := size(last)
 		m.write(last, m.read(ops[1], 2*n)[n*int(Const(ops[0])):][:n], true)
 	case "VINSERTI128", "VINSERTI32X4", "VINSERTI64X4":
-		n := 16
-		if op == "VINSERTI64X4" {
-			n = 32
-		}
+		n := map[string]int{"VINSERTI128": 16, "VINSERTI32X4": 16, "VINSERTI64X4": 32}[op]
 		out := m.read(ops[2], w)
 		copy(out[n*int(Const(ops[0])):], m.read(ops[1], n))
 		m.write(last, out, true)
@@ -520,18 +505,6 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 			putQword(out, i, v)
 		}
 		m.write(last, out, op[0] == 'V')
-	case "VPSLLD", "VPSRLD", "VPROLD":
-		n := uint(Const(ops[0]))
-		a := m.read(ops[1], w)
-		m.write(last, dwords(a, a, func(x, _ uint32) uint32 {
-			switch op {
-			case "VPSLLD":
-				return x << n
-			case "VPSRLD":
-				return x >> n
-			}
-			return bits.RotateLeft32(x, int(n))
-		}), true)
 	case "VPTERNLOGD", "VPTERNLOGQ": // VPTERNLOGD imm, c, b, a: a = f(a, b, c), bit 4a+2b+c of imm (unmasked, the element size does not matter)
 		imm := Const(ops[0])
 		c, b, a := m.read(ops[1], w), m.read(ops[2], w), m.read(ops[3], w)
@@ -564,19 +537,13 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 			putDword(out, i, dword(a, i&^3+int(imm>>(2*(i&3))&3)))
 		}
 		m.write(last, out, op[0] == 'V')
-	case "PUNPCKLQDQ": // dst's low half stays, its high half is src's low one
+	case "PUNPCKLQDQ", "PUNPCKHQDQ": // [dst's low half, src's low half], or the high halves (H)
+		h := map[string]int{"PUNPCKHQDQ": 1}[op]
 		sse(func(a, b []byte) []byte {
-			return lanes(a, b, func(x, y [2]uint64) [2]uint64 { return [2]uint64{x[0], y[0]} })
-		})
-	case "PUNPCKHQDQ": // dst's high half goes low, src's high half high
-		sse(func(a, b []byte) []byte {
-			return lanes(a, b, func(x, y [2]uint64) [2]uint64 { return [2]uint64{x[1], y[1]} })
+			return lanes(a, b, func(x, y [2]uint64) [2]uint64 { return [2]uint64{x[h], y[h]} })
 		})
 	case "VBLENDPD", "VPBLENDD": // $imm, b, a, dst: element i from b where bit i of imm is set, else from a
-		el := 8
-		if op == "VPBLENDD" {
-			el = 4
-		}
+		el := map[string]int{"VBLENDPD": 8, "VPBLENDD": 4}[op]
 		imm, b, out := Const(ops[0]), m.read(ops[1], w), m.read(ops[2], w)
 		for i := 0; i < w/el; i++ {
 			if imm>>i&1 != 0 {
@@ -586,13 +553,8 @@ func (m *CPU) exec(op string, ops []operand.Op) {
 		m.write(last, out, true)
 	case "VPUNPCKLDQ", "VPUNPCKHDQ", "VPUNPCKLQDQ", "VPUNPCKHQDQ":
 		b, a := m.read(ops[0], w), m.read(ops[1], w)
-		el, half := 4, 0
-		if op == "VPUNPCKLQDQ" || op == "VPUNPCKHQDQ" {
-			el = 8
-		}
-		if op == "VPUNPCKHDQ" || op == "VPUNPCKHQDQ" {
-			half = 8
-		}
+		el := map[string]int{"VPUNPCKLDQ": 4, "VPUNPCKHDQ": 4, "VPUNPCKLQDQ": 8, "VPUNPCKHQDQ": 8}[op]
+		half := map[string]int{"VPUNPCKHDQ": 8, "VPUNPCKHQDQ": 8}[op] // the high half of each lane
 		out := make([]byte, w)
 		for p := 0; p < w; p += 16 {
 			for i := 0; i < 8/el; i++ {

@@ -132,13 +132,9 @@ func (t *table) print() (noisy []string) {
 	text := map[[2]string]string{}
 	rounds := 0
 	for k, vs := range t.cell {
-		slices.Sort(vs)
-		med := vs[len(vs)/2]
-		if len(vs)%2 == 0 {
-			med = (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
-		}
-		text[k] = fmt.Sprintf("%.1f (%.0f–%.0f)", med, vs[0], vs[len(vs)-1])
-		if med > 0 && (vs[len(vs)-1]-vs[0])/med > warnSpread {
+		s := benchline.Summarize(vs)
+		text[k] = fmt.Sprintf("%.1f (%.0f–%.0f)", s.Med, s.Lo, s.Hi)
+		if s.Med > 0 && (s.Hi-s.Lo)/s.Med > warnSpread {
 			text[k] += " !"
 			noisy = append(noisy, fmt.Sprintf("%s %s/%s/%s", short, t.name, k[0], k[1]))
 		} else {

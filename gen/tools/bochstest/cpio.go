@@ -35,12 +35,8 @@ func (c *cpioWriter) entry(name string, mode uint32, rdevMajor, rdevMinor uint32
 	if c.err != nil {
 		return
 	}
-	name = strings.TrimPrefix(path.Clean("/"+name), "/")
-	if name == "" {
-		name = "."
-	}
-	if name != "TRAILER!!!" {
-		c.parents(name)
+	if name = clean(name); name != "TRAILER!!!" {
+		c.Dir(path.Dir(name), 0o755) // the parent, if missing
 	}
 	c.ino++
 	nlink := 1
@@ -55,13 +51,12 @@ func (c *cpioWriter) entry(name string, mode uint32, rdevMajor, rdevMinor uint32
 	c.pad(len(data))
 }
 
-func (c *cpioWriter) parents(name string) {
-	dir := path.Dir(name)
-	if c.dirs[dir] {
-		return
+// clean returns name as stored: without a leading slash, "." for the root.
+func clean(name string) string {
+	if name = strings.TrimPrefix(path.Clean("/"+name), "/"); name == "" {
+		return "."
 	}
-	c.dirs[dir] = true
-	c.entry(dir, cpioDir|0o755, 0, 0, nil)
+	return name
 }
 
 func (c *cpioWriter) write(b []byte) {
@@ -78,8 +73,7 @@ func (c *cpioWriter) pad(n int) {
 
 // Dir adds a directory with permissions perm.
 func (c *cpioWriter) Dir(name string, perm uint32) {
-	name = strings.TrimPrefix(path.Clean("/"+name), "/")
-	if c.dirs[name] {
+	if name = clean(name); c.dirs[name] {
 		return
 	}
 	c.dirs[name] = true

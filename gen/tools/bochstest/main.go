@@ -23,6 +23,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -100,15 +101,9 @@ func main() {
 
 // splitArgs splits PKG [TESTFLAG...] [-- NAME=VALUE...].
 func splitArgs(args []string) (pkg string, testflags, env []string, err error) {
-	pkg, rest := args[0], args[1:]
-	for i, a := range rest {
-		if a == "--" {
-			testflags, env = rest[:i], rest[i+1:]
-			break
-		}
-	}
-	if env == nil {
-		testflags = rest
+	pkg, testflags = args[0], args[1:]
+	if i := slices.Index(testflags, "--"); i >= 0 {
+		testflags, env = testflags[:i], testflags[i+1:]
 	}
 	for _, e := range env {
 		if name, _, ok := strings.Cut(e, "="); !ok || name == "" {
@@ -244,11 +239,7 @@ func run(o options, pkg string, testflags, env []string) error {
 }
 
 func goCmd(args ...string) *exec.Cmd {
-	g := os.Getenv("GO")
-	if g == "" {
-		g = "go"
-	}
-	return exec.Command(g, args...)
+	return exec.Command(cmp.Or(os.Getenv("GO"), "go"), args...)
 }
 
 func stderrOf(err error) error {
@@ -316,16 +307,9 @@ func writeInitramfs(file, initBin, testBin, guestBin, moduleDir string, runs []p
 		w.File(path.Join("/src", filepath.ToSlash(rel)), 0o644, b)
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
+	// The first error of the walk, the trailer, the flush and the close,
+	// made in that order.
+	return cmp.Or(err, w.Close(), bw.Flush(), f.Close())
 }
 
 // writeISO makes an El Torito CD image on which ISOLINUX boots the kernel
@@ -468,35 +452,25 @@ func emulate(o options, work, iso string) (*emulation, error) {
 // verdict checks every planned run against the console, prints one line
 // per run, and returns the first failure.
 func verdict(o options, runs []planned, res *emulation) error {
-	started := false
-	for _, l := range res.console {
-		if l == guestrun.Started() {
-			started = true
-		}
-	}
 	secs := func(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
 	why := func() string {
 		var w []string
 		if res.timedOut {
 			w = append(w, fmt.Sprintf("timed out after %s (-timeout)", o.timeout))
 		}
-		for _, l := range res.console {
-			if strings.Contains(l, "Kernel panic") {
-				w = append(w, "the guest kernel panicked: "+strings.TrimSpace(l))
-				break
-			}
+		if i := slices.IndexFunc(res.console, func(l string) bool { return strings.Contains(l, "Kernel panic") }); i >= 0 {
+			w = append(w, "the guest kernel panicked: "+strings.TrimSpace(res.console[i]))
 		}
 		if len(w) == 0 {
 			w = append(w, fmt.Sprintf("bochs exited (%v) after %s", res.exitErr, secs(res.total)))
 		}
 		return strings.Join(w, "; ")
 	}
-	if !started {
+	if !slices.Contains(res.console, guestrun.Started()) {
 		return fmt.Errorf("the guest never started /init (boot failure): %s\n%s\n  bochs's own log: %s",
 			why(), tail(res.console, 40), res.bochsLog)
 	}
-	boot := res.at["started"]
-	fmt.Printf("bochs: booted to /init in %s (%s, %s)\n", secs(boot), o.cpu, kernelCmdline)
+	fmt.Printf("bochs: booted to /init in %s (%s, %s)\n", secs(res.at["started"]), o.cpu, kernelCmdline)
 
 	// Cut the console into the runs' outputs.
 	outputs := make([][]string, len(runs))
@@ -565,12 +539,7 @@ var (
 )
 
 func checkRun(r planned, out []string, end *guestrun.Marker, why func() string) error {
-	sigill := false
-	for _, l := range out {
-		if strings.Contains(l, "SIGILL") {
-			sigill = true
-		}
-	}
+	sigill := slices.ContainsFunc(out, func(l string) bool { return strings.Contains(l, "SIGILL") })
 	if end == nil {
 		return fmt.Errorf("did not finish: %s", why())
 	}

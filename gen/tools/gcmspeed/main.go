@@ -23,6 +23,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,16 +54,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: gcmspeed [flags] LABEL=TEST_BINARY...")
 		flag.PrintDefaults()
 	}
+	log.SetFlags(0)
+	log.SetPrefix("gcmspeed: ")
 	flag.Parse()
 	var bins []binary
 	for _, arg := range flag.Args() {
 		label, path, ok := strings.Cut(arg, "=")
 		if !ok {
-			fail("an argument is LABEL=TEST_BINARY, not " + arg)
+			log.Fatal("an argument is LABEL=TEST_BINARY, not " + arg)
 		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			fail(err.Error())
+			log.Fatal(err)
 		}
 		bins = append(bins, binary{label, abs})
 	}
@@ -83,16 +87,11 @@ func main() {
 	}
 }
 
-func fail(msg string) {
-	fmt.Fprintln(os.Stderr, "gcmspeed:", msg)
-	os.Exit(1)
-}
-
 // goBench runs the benchmarks of binary bin once.
 func goBench(bin string) run {
 	results, err := benchline.Run(bin, *dir, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
 	if err != nil {
-		fail(err.Error())
+		log.Fatal(err)
 	}
 	r := run{}
 	for _, res := range results {
@@ -109,7 +108,7 @@ func (r run) cpu(name string) (float64, bool) {
 	}
 	v, ok := res.Metric("cpu-ns/op")
 	if !ok {
-		fail(name + ": no cpu-ns/op in the benchmark output (a platform without thread CPU time?)")
+		log.Fatal(name + ": no cpu-ns/op in the benchmark output (a platform without thread CPU time?)")
 	}
 	return v, v > 0
 }
@@ -117,95 +116,68 @@ func (r run) cpu(name string) (float64, bool) {
 // ratio is, per round, the time of benchmark num over that of den, and
 // the ratio of their fastest times over all rounds.
 func ratio(rs []run, num, den string) (benchline.Stat, float64) {
-	var xs []float64
-	bestNum, bestDen := 0.0, 0.0
-	for _, r := range rs {
-		n, okn := r.cpu(num)
-		d, okd := r.cpu(den)
-		if !okn || !okd {
-			continue
-		}
-		xs = append(xs, n/d)
-		if bestNum == 0 || n < bestNum {
-			bestNum = n
-		}
-		if bestDen == 0 || d < bestDen {
-			bestDen = d
+	s, best, _ := benchline.Ratio(cpus(rs, num), cpus(rs, den))
+	return s, best
+}
+
+// cpus returns the CPU time per operation of benchmark name in each
+// round, NaN where the round has none.
+func cpus(rs []run, name string) []float64 {
+	xs := make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i] = math.NaN()
+		if v, ok := r.cpu(name); ok {
+			xs[i] = v
 		}
 	}
-	if len(xs) == 0 {
-		return benchline.Stat{}, 0
-	}
-	return benchline.Summarize(xs), bestNum / bestDen
+	return xs
 }
 
 // most returns the largest value of metric unit of benchmark name over
 // the rounds.
 func most(rs []run, name, unit string) float64 {
-	m := 0.0
-	for _, r := range rs {
-		if v, ok := r[name].Metric(unit); ok {
-			m = max(m, v)
-		}
-	}
-	return m
+	return slices.Max(append(benchline.Values(rs, func(r run) (float64, bool) { return r[name].Metric(unit) }), 0))
 }
 
 func report(label string, rs []run) {
-	fmt.Printf("\n## %s\n\n", label)
-	fmt.Println("| Seal+Open, the other's time / ours | " + strings.Join(sizes, " B | ") + " B |")
-	fmt.Println("|---|" + strings.Repeat("---|", len(sizes)))
-	for _, row := range []struct{ what, num, den string }{
+	fmt.Printf("\n## %s\n", label)
+	pairs := []struct{ what, num, den string }{
 		{"crypto/cipher's GCM over the plain block / ours over it", "stdlib", "ours"},
 		{"crypto/cipher's AES-GCM / ours delegating to it (crypto/aes block)", "stdlib-aes", "ours-aes"},
-	} {
-		fmt.Printf("| %s |", row.what)
-		for _, n := range sizes {
-			s, best := ratio(rs, "SealOpen/"+row.num+"/"+n, "SealOpen/"+row.den+"/"+n)
-			fmt.Printf(" %s, best %.2f |", s, best)
-		}
-		fmt.Println()
 	}
+	whats := benchline.Map(pairs, func(p struct{ what, num, den string }) string { return p.what })
+	table("Seal+Open, the other's time / ours", sizes, whats, func(i int, n string) string {
+		s, best := ratio(rs, "SealOpen/"+pairs[i].num+"/"+n, "SealOpen/"+pairs[i].den+"/"+n)
+		return fmt.Sprintf("%s, best %.2f", s, best)
+	})
+	impls := []string{"ours", "stdlib", "ours-aes", "stdlib-aes"}
+	allocs := benchline.Map(impls, func(impl string) string { return impl + ": allocs, B" })
+	table("Seal+Open, per operation (most over the rounds)", sizes, allocs, func(i int, n string) string {
+		name := "SealOpen/" + impls[i] + "/" + n
+		return fmt.Sprintf("%.0f, %.0f", most(rs, name, "allocs/op"), most(rs, name, "B/op"))
+	})
+	wide := append(slices.Clone(sizes), "65536")
+	parts := []string{"ghash", "encrypt"}
+	table("Seal over the plain block: share of the time", wide, []string{
+		"GHASH, Key.SumGCM (BenchmarkParts/ghash)", "the block's Encrypt, n/16+1 blocks (BenchmarkParts/encrypt)",
+	}, func(i int, n string) string {
+		s, best := ratio(rs, "Parts/"+parts[i]+"/"+n, "Seal/ours/"+n)
+		return fmt.Sprintf("%s, best %.2f", s, best)
+	})
+	rows := []string{"SealOpen/ours", "SealOpen/stdlib", "SealOpen/ours-aes", "SealOpen/stdlib-aes", "Seal/ours", "Seal/stdlib", "Parts/ghash", "Parts/encrypt"}
+	table("cpu-ns/op, median (lowest-highest)", wide, rows, func(i int, n string) string {
+		if s := benchline.Summarize(slices.DeleteFunc(cpus(rs, rows[i]+"/"+n), math.IsNaN)); s != (benchline.Stat{}) {
+			return fmt.Sprintf("%.0f (%.0f-%.0f)", s.Med, s.Lo, s.Hi)
+		}
+		return ""
+	})
+}
+
+// table prints a table after a blank line: title and the sizes cols (in
+// bytes) head it, then each row, labelled by rows[i], has cell(i, n) in
+// the column of size n.
+func table(title string, cols, rows []string, cell func(i int, n string) string) {
 	fmt.Println()
-	fmt.Println("| Seal+Open, per operation (most over the rounds) | " + strings.Join(sizes, " B | ") + " B |")
-	fmt.Println("|---|" + strings.Repeat("---|", len(sizes)))
-	for _, impl := range []string{"ours", "stdlib", "ours-aes", "stdlib-aes"} {
-		fmt.Printf("| %s: allocs, B |", impl)
-		for _, n := range sizes {
-			name := "SealOpen/" + impl + "/" + n
-			fmt.Printf(" %.0f, %.0f |", most(rs, name, "allocs/op"), most(rs, name, "B/op"))
-		}
-		fmt.Println()
-	}
-	fmt.Println()
-	fmt.Println("| Seal over the plain block: share of the time | " + strings.Join(append(slices.Clone(sizes), "65536"), " B | ") + " B |")
-	fmt.Println("|---|" + strings.Repeat("---|", len(sizes)+1))
-	for _, part := range []string{"ghash", "encrypt"} {
-		fmt.Printf("| %s (BenchmarkParts/%s) |", map[string]string{"ghash": "GHASH, Key.SumGCM", "encrypt": "the block's Encrypt, n/16+1 blocks"}[part], part)
-		for _, n := range append(slices.Clone(sizes), "65536") {
-			s, best := ratio(rs, "Parts/"+part+"/"+n, "Seal/ours/"+n)
-			fmt.Printf(" %s, best %.2f |", s, best)
-		}
-		fmt.Println()
-	}
-	fmt.Println()
-	fmt.Println("| cpu-ns/op, median (lowest-highest) | " + strings.Join(append(slices.Clone(sizes), "65536"), " B | ") + " B |")
-	fmt.Println("|---|" + strings.Repeat("---|", len(sizes)+1))
-	for _, row := range []string{"SealOpen/ours", "SealOpen/stdlib", "SealOpen/ours-aes", "SealOpen/stdlib-aes", "Seal/ours", "Seal/stdlib", "Parts/ghash", "Parts/encrypt"} {
-		fmt.Printf("| %s |", row)
-		for _, n := range append(slices.Clone(sizes), "65536") {
-			var xs []float64
-			for _, r := range rs {
-				if v, ok := r.cpu(row + "/" + n); ok {
-					xs = append(xs, v)
-				}
-			}
-			if s := benchline.Summarize(xs); s != (benchline.Stat{}) {
-				fmt.Printf(" %.0f (%.0f-%.0f) |", s.Med, s.Lo, s.Hi)
-			} else {
-				fmt.Print(" |")
-			}
-		}
-		fmt.Println()
-	}
+	head := benchline.Map(cols, func(n string) string { return n + " B" })
+	benchline.Table(title, head, rows, func(i, j int) string { return cell(i, cols[j]) })
 }

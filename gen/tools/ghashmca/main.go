@@ -31,8 +31,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
+	"log"
+	"maps"
 	"math/bits"
 	"os"
 	"os/exec"
@@ -76,9 +79,11 @@ type loop struct {
 }
 
 func main() {
+	log.SetFlags(0)
+	log.SetPrefix("ghashmca: ")
 	flag.Parse()
 	if *testBin == "" {
-		fail("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
+		log.Fatal("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
 	}
 	models := strings.Split(*modelsFlag, ",")
 	var loops []loop
@@ -88,23 +93,18 @@ func main() {
 		}
 		gl, err := ghashloop.Read(*dir, k)
 		if err != nil {
-			fail(err.Error())
+			log.Fatal(err)
 		}
 		insts, err := binaryLoop(*testBin, "github.com/simdhash/simdhash/ghash."+k.Text+".abi0")
 		if err != nil {
-			fail(err.Error())
+			log.Fatal(err)
 		}
 		if len(insts) != len(gl.Body) {
-			fail(fmt.Sprintf("%s: %d instructions in the binary's loop, %d in %s's", k.Name, len(insts), len(gl.Body), k.File))
+			log.Fatalf("%s: %d instructions in the binary's loop, %d in %s's", k.Name, len(insts), len(gl.Body), k.File)
 		}
 		lp := loop{name: k.Name, insts: insts, bytes: gl.Bytes(), models: models}
 		if on, ok := runsOn[k.Name]; ok {
-			lp.models = nil
-			for _, m := range models {
-				if slices.Contains(on, m) {
-					lp.models = append(lp.models, m)
-				}
-			}
+			lp.models = slices.DeleteFunc(slices.Clone(models), func(m string) bool { return !slices.Contains(on, m) })
 		}
 		loops = append(loops, lp)
 	}
@@ -120,16 +120,11 @@ func main() {
 	if *keep != "" {
 		for _, l := range loops {
 			if err := os.WriteFile(fmt.Sprintf("%s/%s.s", *keep, l.name), []byte(strings.Join(l.insts, "\n")+"\n"), 0o644); err != nil {
-				fail(err.Error())
+				log.Fatal(err)
 			}
 		}
 	}
 	report(loops, models)
-}
-
-func fail(msg string) {
-	fmt.Fprintln(os.Stderr, "ghashmca:", msg)
-	os.Exit(1)
 }
 
 // libcryptoPath returns -libcrypto, or the x86-64 libcrypto.so.3 that
@@ -290,14 +285,10 @@ func run(model string, insts []string, iters int, extra ...string) (string, erro
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("llvm-mca -mcpu=%s: %v: %s", model, err, firstLine(stderr.String()))
+		first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return "", fmt.Errorf("llvm-mca -mcpu=%s: %v: %s", model, err, first)
 	}
 	return string(out), nil
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return l
 }
 
 // field returns the number after "name:" in an llvm-mca report.
@@ -369,10 +360,7 @@ func pressure(rep string) (names []string, press []float64, err error) {
 				if j >= len(order) {
 					break
 				}
-				p := 0.0
-				if v != "-" {
-					p, _ = strconv.ParseFloat(v, 64)
-				}
+				p, _ := strconv.ParseFloat(v, 64) // "-", none, is 0
 				names = append(names, byIndex[order[j]])
 				press = append(press, p)
 			}
@@ -402,15 +390,8 @@ func short(r string) string {
 func kind(r string) string {
 	for _, p := range []string{"SKLPort", "ICXPort", "SKXPort"} {
 		if n, ok := strings.CutPrefix(r, p); ok {
-			switch n {
-			case "2", "3":
-				return "load"
-			case "4", "9":
-				return "store-data"
-			case "7", "8":
-				return "store-address"
-			}
-			return "exec"
+			ports := map[string]string{"2": "load", "3": "load", "4": "store-data", "9": "store-data", "7": "store-address", "8": "store-address"}
+			return cmp.Or(ports[n], "exec")
 		}
 	}
 	if r == "Zn3FPP45" {
@@ -486,10 +467,7 @@ func portFloor(model string, insts []string, r mcaResult) (floor, error) {
 	}
 	// In a fixed order, so that of sets that bound alike the smallest (and
 	// then the first by name) is named.
-	var us []uint64
-	for u := range unions {
-		us = append(us, u)
-	}
+	us := slices.Collect(maps.Keys(unions))
 	sort.Slice(us, func(i, j int) bool {
 		if a, b := bits.OnesCount64(us[i]), bits.OnesCount64(us[j]); a != b {
 			return a < b
@@ -537,11 +515,11 @@ func report(loops []loop, models []string) {
 			}
 			r, err := simulate(m, l.insts)
 			if err != nil {
-				fail(err.Error())
+				log.Fatal(err)
 			}
 			f, err := portFloor(m, l.insts, r)
 			if err != nil {
-				fail(err.Error())
+				log.Fatal(err)
 			}
 			floors[key{l.name, m}] = f
 			b := float64(l.bytes)
@@ -560,10 +538,7 @@ func report(loops []loop, models []string) {
 			if !ok {
 				continue
 			}
-			var sets []string
-			for s := range f.bySet {
-				sets = append(sets, s)
-			}
+			sets := slices.Collect(maps.Keys(f.bySet))
 			sort.Slice(sets, func(i, j int) bool { return f.bySet[sets[i]] > f.bySet[sets[j]] })
 			var parts []string
 			for _, s := range sets {

@@ -34,8 +34,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
+	"log"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,18 +80,20 @@ func newRound() round {
 }
 
 func main() {
+	log.SetFlags(0)
+	log.SetPrefix("ghashspeed: ")
 	flag.Parse()
 	if *testBin == "" {
-		fail("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
+		log.Fatal("-test is required (go test -c -o /tmp/ghash.test ./ghash)")
 	}
 	bin, err := filepath.Abs(*testBin)
 	if err != nil {
-		fail(err.Error())
+		log.Fatal(err)
 	}
 	base := ""
 	if *baseBin != "" {
 		if base, err = filepath.Abs(*baseBin); err != nil {
-			fail(err.Error())
+			log.Fatal(err)
 		}
 	}
 	var rs []round
@@ -114,10 +119,7 @@ func main() {
 	}
 	report(rs)
 	if base != "" {
-		var bs []round
-		for _, r := range rs {
-			bs = append(bs, *r.base)
-		}
+		bs := benchline.Map(rs, func(r round) round { return *r.base })
 		fmt.Println()
 		fmt.Printf("The same rounds, -base (%s):\n\n", *baseBin)
 		if *baseDir != "" {
@@ -136,52 +138,46 @@ func reportBase(rs []round) {
 		name string
 		get  func(r round) map[string]float64
 	}{{"BenchmarkUpdate", func(r round) map[string]float64 { return r.update }}, {"BenchmarkKeySumGCM", func(r round) map[string]float64 { return r.sum }}} {
-		var kernels []string
-		sizes := map[int]bool{}
-		for k := range bench.get(rs[0]) {
-			name, size, _ := strings.Cut(k, "/")
-			if !slices.Contains(kernels, name) {
-				kernels = append(kernels, name)
-			}
-			n, _ := strconv.Atoi(size)
-			sizes[n] = true
-		}
+		kernels, sizes := keys(bench.get(rs[0]))
 		if len(kernels) == 0 {
 			continue
 		}
-		slices.Sort(kernels)
-		var all []int
-		for n := range sizes {
-			all = append(all, n)
-		}
-		slices.Sort(all)
 		fmt.Println()
 		fmt.Printf("%s against -base (its time / ours, per round; then its fastest round over ours):\n\n", bench.name)
-		fmt.Println("| bytes | " + strings.Join(kernels, " | ") + " |")
-		fmt.Println("|---|" + strings.Repeat("---|", len(kernels)))
-		for _, n := range all {
-			fmt.Printf("| %d |", n)
-			for _, k := range kernels {
-				key := fmt.Sprintf("%s/%d", k, n)
-				speed := func(get func(r round) map[string]float64) func(r round) (float64, bool) {
-					return func(r round) (float64, bool) { t, ok := get(r)[key]; return 1 / t, ok && t > 0 }
-				}
-				ours := best(rs, speed(bench.get))
-				theirs := best(rs, speed(func(r round) map[string]float64 { return bench.get(*r.base) }))
-				fmt.Printf(" %s, %.2f |", perRound(rs, func(r round) (float64, bool) {
-					ours, ok := bench.get(r)[key]
-					theirs, okb := bench.get(*r.base)[key]
-					return theirs / ours, ok && okb && ours > 0
-				}), ours/theirs)
+		sizeTable(sizes, kernels, func(k string, n int) string {
+			key := fmt.Sprintf("%s/%d", k, n)
+			speed := func(get func(r round) map[string]float64) func(r round) (float64, bool) {
+				return func(r round) (float64, bool) { t, ok := get(r)[key]; return 1 / t, ok && t > 0 }
 			}
-			fmt.Println()
-		}
+			ours := best(rs, speed(bench.get))
+			theirs := best(rs, speed(func(r round) map[string]float64 { return bench.get(*r.base) }))
+			return fmt.Sprintf("%s, %.2f", perRound(rs, func(r round) (float64, bool) {
+				ours, ok := bench.get(r)[key]
+				theirs, okb := bench.get(*r.base)[key]
+				return theirs / ours, ok && okb && ours > 0
+			}), ours/theirs)
+		})
 	}
 }
 
-func fail(msg string) {
-	fmt.Fprintln(os.Stderr, "ghashspeed:", msg)
-	os.Exit(1)
+// keys returns the kernels and the sizes of the "kernel/size" keys of ms,
+// each once, sorted.
+func keys(ms ...map[string]float64) (kernels []string, sizes []int) {
+	ks, ns := map[string]bool{}, map[int]bool{}
+	for _, m := range ms {
+		for k := range m {
+			name, size, _ := strings.Cut(k, "/")
+			n, _ := strconv.Atoi(size)
+			ks[name], ns[n] = true, true
+		}
+	}
+	return slices.Sorted(maps.Keys(ks)), slices.Sorted(maps.Keys(ns))
+}
+
+// sizeTable prints a table of a row per size and a column per kernel,
+// cell giving each cell.
+func sizeTable(sizes []int, kernels []string, cell func(k string, n int) string) {
+	benchline.Table("bytes", kernels, benchline.Map(sizes, strconv.Itoa), func(i, j int) string { return cell(kernels[j], sizes[i]) })
 }
 
 // openssl runs `openssl speed ghash` and returns bytes/ns per size.
@@ -192,7 +188,7 @@ func openssl() map[int]float64 {
 	}
 	out, err := exec.Command("openssl", append(args, "ghash")...).Output()
 	if err != nil {
-		fail("openssl speed ghash: " + err.Error())
+		log.Fatal("openssl speed ghash: " + err.Error())
 	}
 	res := map[int]float64{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -204,13 +200,13 @@ func openssl() map[int]float64 {
 		for i, s := range opensslSizes {
 			v, err := strconv.ParseFloat(strings.TrimSuffix(f[1+i], "k"), 64)
 			if err != nil {
-				fail("openssl output: " + sc.Text())
+				log.Fatal("openssl output: " + sc.Text())
 			}
 			res[s] = v * 1000 / 1e9 // 1000s of bytes per second -> bytes per ns
 		}
 	}
 	if len(res) == 0 {
-		fail("no ghash line in openssl's output:\n" + string(out))
+		log.Fatal("no ghash line in openssl's output:\n" + string(out))
 	}
 	return res
 }
@@ -219,7 +215,7 @@ func openssl() map[int]float64 {
 func goBench(bin string, r *round) {
 	results, err := benchline.Run(bin, *dir, "-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime)
 	if err != nil {
-		fail(err.Error())
+		log.Fatal(err)
 	}
 	for _, res := range results {
 		name := strings.TrimPrefix(res.Name, "Benchmark")
@@ -250,31 +246,19 @@ func cpuOr(res benchline.Result, metric string) float64 {
 		v, _ := res.Metric(metric)
 		return v
 	}
-	fail("no cpu-" + metric + " in the benchmark output (a platform without thread CPU time? use -wall)")
+	log.Fatal("no cpu-" + metric + " in the benchmark output (a platform without thread CPU time? use -wall)")
 	return 0
 }
 
 // best returns the largest f over the rounds where it is defined (ok),
 // or 0.
 func best(rs []round, f func(r round) (float64, bool)) float64 {
-	b := 0.0
-	for _, r := range rs {
-		if v, ok := f(r); ok && v > b {
-			b = v
-		}
-	}
-	return b
+	return slices.Max(append(benchline.Values(rs, f), 0))
 }
 
 // perRound collects f over the rounds where it is defined (ok).
 func perRound(rs []round, f func(r round) (float64, bool)) benchline.Stat {
-	var xs []float64
-	for _, r := range rs {
-		if v, ok := f(r); ok {
-			xs = append(xs, v)
-		}
-	}
-	return benchline.Summarize(xs)
+	return benchline.Summarize(benchline.Values(rs, f))
 }
 
 // loopCost returns the (V)PCLMULQDQ instructions and bytes of one group
@@ -293,18 +277,7 @@ func loopCost(kernel string) (clmuls, bytesPerGroup int, ok bool) {
 }
 
 func report(rs []round) {
-	var kernels []string
-	sizes := map[int]bool{}
-	for _, r := range rs {
-		for k := range r.update {
-			name, size, _ := strings.Cut(k, "/")
-			if !slices.Contains(kernels, name) {
-				kernels = append(kernels, name)
-			}
-			n, _ := strconv.Atoi(size)
-			sizes[n] = true
-		}
-	}
+	kernels, sizes := keys(benchline.Map(rs, func(r round) map[string]float64 { return r.update })...)
 	bytesPerNs := func(r round, k string, n int) (float64, bool) {
 		t, ok := r.update[fmt.Sprintf("%s/%d", k, n)]
 		return float64(n) / t, ok && t > 0
@@ -313,81 +286,49 @@ func report(rs []round) {
 	fmt.Printf("%d rounds; cells are the median over the rounds, (lowest-highest).\n\n", len(rs))
 	fmt.Println("Against `openssl speed ghash` (OpenSSL time / ours, per round):")
 	fmt.Println()
-	header := "| kernel |"
-	sep := "|---|"
+	var cols []int // the sizes OpenSSL has too
 	for _, n := range opensslSizes {
-		if sizes[n] {
-			header += fmt.Sprintf(" %d B |", n)
-			sep += "---|"
+		if slices.Contains(sizes, n) {
+			cols = append(cols, n)
 		}
 	}
-	fmt.Println(header)
-	fmt.Println(sep)
-	fmt.Printf("| OpenSSL (MB/s) |")
-	for _, n := range opensslSizes {
-		if sizes[n] {
-			fmt.Printf(" %.0f |", perRound(rs, func(r round) (float64, bool) { return r.openssl[n] * 1000, true }).Med)
-		}
+	head := benchline.Map(cols, func(n int) string { return fmt.Sprintf("%d B", n) })
+	// kernelTable prints a row per kernel of rows ("" is OpenSSL's), a
+	// column per size of cols.
+	kernelTable := func(rows []string, cell func(k string, n int) string) {
+		labels := benchline.Map(rows, func(k string) string { return cmp.Or(k, "OpenSSL (MB/s)") })
+		benchline.Table("kernel", head, labels, func(i, j int) string { return cell(rows[i], cols[j]) })
 	}
-	fmt.Println()
-	for _, k := range kernels {
-		fmt.Printf("| %s |", k)
-		for _, n := range opensslSizes {
-			if sizes[n] {
-				fmt.Printf(" %s |", perRound(rs, func(r round) (float64, bool) {
-					v, ok := bytesPerNs(r, k, n)
-					return v / r.openssl[n], ok
-				}))
-			}
+	kernelTable(append([]string{""}, kernels...), func(k string, n int) string {
+		if k == "" {
+			return fmt.Sprintf("%.0f", perRound(rs, func(r round) (float64, bool) { return r.openssl[n] * 1000, true }).Med)
 		}
-		fmt.Println()
-	}
+		return perRound(rs, func(r round) (float64, bool) {
+			v, ok := bytesPerNs(r, k, n)
+			return v / r.openssl[n], ok
+		}).String()
+	})
 
 	fmt.Println()
 	fmt.Println("Best against best (the fastest round's OpenSSL over our fastest round's; noise only slows):")
 	fmt.Println()
-	fmt.Println(header)
-	fmt.Println(sep)
-	for _, k := range kernels {
-		fmt.Printf("| %s |", k)
-		for _, n := range opensslSizes {
-			if sizes[n] {
-				ours := best(rs, func(r round) (float64, bool) { return bytesPerNs(r, k, n) })
-				theirs := best(rs, func(r round) (float64, bool) { return r.openssl[n], true })
-				fmt.Printf(" %.2f |", ours/theirs)
-			}
-		}
-		fmt.Println()
-	}
+	kernelTable(kernels, func(k string, n int) string {
+		ours := best(rs, func(r round) (float64, bool) { return bytesPerNs(r, k, n) })
+		theirs := best(rs, func(r round) (float64, bool) { return r.openssl[n], true })
+		return fmt.Sprintf("%.2f", ours/theirs)
+	})
 
-	var all []int
-	for n := range sizes {
-		all = append(all, n)
-	}
-	slices.Sort(all)
 	if slices.Contains(kernels, "pclmul") {
 		fmt.Println()
 		fmt.Println("Against pclmul (pclmul time / ours, per round):")
 		fmt.Println()
-		var cols []string
-		for _, k := range kernels {
-			if k != "pclmul" {
-				cols = append(cols, k)
-			}
-		}
-		fmt.Println("| bytes | " + strings.Join(cols, " | ") + " |")
-		fmt.Println("|---|" + strings.Repeat("---|", len(cols)))
-		for _, n := range all {
-			fmt.Printf("| %d |", n)
-			for _, k := range cols {
-				fmt.Printf(" %s |", perRound(rs, func(r round) (float64, bool) {
-					v, ok := bytesPerNs(r, k, n)
-					p, okp := bytesPerNs(r, "pclmul", n)
-					return v / p, ok && okp
-				}))
-			}
-			fmt.Println()
-		}
+		sizeTable(sizes, slices.DeleteFunc(slices.Clone(kernels), func(k string) bool { return k == "pclmul" }), func(k string, n int) string {
+			return perRound(rs, func(r round) (float64, bool) {
+				v, ok := bytesPerNs(r, k, n)
+				p, okp := bytesPerNs(r, "pclmul", n)
+				return v / p, ok && okp
+			}).String()
+		})
 	}
 
 	fmt.Println()

@@ -8,40 +8,23 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"image/color"
 	"log"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/simdhash/simdhash/gen/internal/speedreport"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
-
-// The parts of docs/speed.json the plot reads.
-type report struct {
-	Date    string `json:"date"`
-	CPU     string `json:"cpu"`
-	Go      string `json:"go"`
-	OpenSSL string `json:"openssl"`
-	Rounds  int    `json:"rounds"`
-	Impls   []struct {
-		Name  string `json:"name"`
-		Label string `json:"label"`
-		Kind  string `json:"kind"`
-	} `json:"impls"`
-	Results []struct {
-		Impl       string  `json:"impl"`
-		Updates    int     `json:"updates"`
-		UpdateSize int     `json:"update_size"`
-		MBPerS     float64 `json:"mb_per_s"`
-	} `json:"results"`
-}
 
 // The sizes plotted: 16 bytes to 64 KiB.
 const minSize, maxSize = 16, 64 << 10
@@ -65,7 +48,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("%v (make speed writes it)", err)
 	}
-	var rep report
+	var rep speedreport.Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		log.Fatalf("%s: %v", *in, err)
 	}
@@ -82,7 +65,7 @@ func main() {
 	}
 }
 
-func chart(rep *report) (*plot.Plot, error) {
+func chart(rep *speedreport.Report) (*plot.Plot, error) {
 	series := map[string]plotter.XYs{}
 	for _, r := range rep.Results {
 		if r.Updates == 1 && r.UpdateSize >= minSize && r.UpdateSize <= maxSize {
@@ -126,11 +109,7 @@ func chart(rep *report) (*plot.Plot, error) {
 			nOpenSSL++
 		}
 		p.Add(l, s)
-		label := im.Label
-		if label == "" {
-			label = im.Name
-		}
-		p.Legend.Add(label, l, s)
+		p.Legend.Add(cmp.Or(im.Label, im.Name), l, s)
 	}
 	return p, nil
 }
@@ -146,19 +125,12 @@ func (sizeTicks) Ticks(lo, hi float64) []plot.Tick {
 			continue
 		}
 		t := plot.Tick{Value: v}
-		if n := int(v); n&(n-1) == 0 && (n == minSize || bitsLen(n)%2 == bitsLen(minSize)%2) {
+		if n := int(v); n&(n-1) == 0 && (n == minSize || bits.Len(uint(n))%2 == bits.Len(minSize)%2) {
 			t.Label = sizeLabel(n)
 		}
 		ts = append(ts, t)
 	}
 	return ts
-}
-
-func bitsLen(n int) (b int) {
-	for ; n > 1; n >>= 1 {
-		b++
-	}
-	return b
 }
 
 func sizeLabel(n int) string {

@@ -39,6 +39,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -61,7 +62,7 @@ var (
 	rounds    = flag.Int("rounds", 8, "interleaved rounds")
 	benchtime = flag.String("benchtime", "100ms", "-test.benchtime of each Go benchmark")
 	readme    = flag.String("readme", "../README.md", "the README to rewrite")
-	newest    = flag.String("newest", envOr("NEWEST_GO", "go1.27.3"), "the newest Go release (GOTOOLCHAIN), for the generic GHASH row")
+	newest    = flag.String("newest", cmp.Or(os.Getenv("NEWEST_GO"), "go1.27.3"), "the newest Go release (GOTOOLCHAIN), for the generic GHASH row")
 	printOnly = flag.Bool("print", false, "print the block instead of rewriting the README")
 )
 
@@ -69,13 +70,6 @@ const (
 	begin = "<!-- BEGIN readme-tables -->"
 	end   = "<!-- END readme-tables -->"
 )
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
 
 // The SHA-1 classes: a GODEBUG that both packages obey alike, our kernel
 // in it (forced by the benchmark), and the OPENSSL_ia32cap mask that gives
@@ -112,37 +106,14 @@ func (t times) add(key string, round int, ns float64) {
 	t[key] = v
 }
 
-// ratio returns the median of the rounds' ratios other/ours and the ratio
-// of the best rounds, or false if either side has no round.
-func (t times) ratio(other, ours string) (median, best float64, ok bool) {
-	a, b := t[other], t[ours]
-	var rs []float64
-	bestA, bestB := math.Inf(1), math.Inf(1)
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if math.IsNaN(a[i]) || math.IsNaN(b[i]) {
-			continue
-		}
-		rs = append(rs, a[i]/b[i])
-		bestA, bestB = min(bestA, a[i]), min(bestB, b[i])
-	}
-	if len(rs) == 0 {
-		return 0, 0, false
-	}
-	slices.Sort(rs)
-	median = rs[len(rs)/2]
-	if len(rs)%2 == 0 {
-		median = (rs[len(rs)/2-1] + rs[len(rs)/2]) / 2
-	}
-	return median, bestA / bestB, true
-}
-
-// cell formats ratio's result for a table, "—" where there is none.
+// cell formats the median of the rounds' ratios other/ours and the ratio
+// of the best rounds for a table, "—" where either side has no round.
 func (t times) cell(other, ours string) string {
-	m, b, ok := t.ratio(other, ours)
+	s, best, ok := benchline.Ratio(t[other], t[ours])
 	if !ok {
 		return "—"
 	}
-	return fmt.Sprintf("%.2f (%.2f)", m, b)
+	return fmt.Sprintf("%.2f (%.2f)", s.Med, best)
 }
 
 // has reports whether key was measured in every round.
@@ -235,14 +206,6 @@ func alternatives(names []string) string {
 	return "^(" + strings.Join(names, "|") + ")$"
 }
 
-func sizes(ns []int) []string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.Itoa(n)
-	}
-	return s
-}
-
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("readmetables: ")
@@ -281,12 +244,12 @@ func main() {
 		for _, c := range sha1Classes {
 			steps = append(steps,
 				func() error {
-					return sha1Bin.bench(t, r, c.godebug, "^BenchmarkSum$/"+alternatives([]string{c.kernel, "crypto-sha1"})+"/"+alternatives(sizes(sha1Sizes)))
+					return sha1Bin.bench(t, r, c.godebug, "^BenchmarkSum$/"+alternatives([]string{c.kernel, "crypto-sha1"})+"/"+alternatives(benchline.Map(sha1Sizes, strconv.Itoa)))
 				},
 				func() error { return openssl(t, r, c.opensslCap, "sha1", 8192) })
 		}
 		steps = append(steps, func() error {
-			return sha1Bin.bench(t, r, "", "^BenchmarkSumMany$/"+alternatives(prefixed("work=", manyWorks))+"/")
+			return sha1Bin.bench(t, r, "", "^BenchmarkSumMany$/"+alternatives(benchline.Map(manyWorks, func(w string) string { return "work=" + w }))+"/")
 		})
 		for _, b := range []*binary{ghashBin, ghashNewest} {
 			steps = append(steps, func() error {
@@ -295,10 +258,10 @@ func main() {
 		}
 		steps = append(steps,
 			func() error {
-				return ghashBin.bench(t, r, "", "^BenchmarkKeySumGCM$/"+alternatives(ghashNames)+"/"+alternatives(sizes(ghashSizes)))
+				return ghashBin.bench(t, r, "", "^BenchmarkKeySumGCM$/"+alternatives(ghashNames)+"/"+alternatives(benchline.Map(ghashSizes, strconv.Itoa)))
 			},
 			func() error {
-				return ghashBin.bench(t, r, "", "^BenchmarkUpdate$/"+alternatives(sizes(ghashSizes))+"/"+alternatives(ghashNames))
+				return ghashBin.bench(t, r, "", "^BenchmarkUpdate$/"+alternatives(benchline.Map(ghashSizes, strconv.Itoa))+"/"+alternatives(ghashNames))
 			})
 		for _, n := range ghashSizes {
 			steps = append(steps, func() error { return openssl(t, r, "", "ghash", n) })
@@ -328,14 +291,6 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("rewrote the tables of %s", *readme)
-}
-
-func prefixed(p string, names []string) []string {
-	s := make([]string, len(names))
-	for i, n := range names {
-		s[i] = p + n
-	}
-	return s
 }
 
 // caption names what the figures were measured on and how.
@@ -377,10 +332,7 @@ func tables(t times, caption string) string {
 		if !t.has(key(c.kernel, 8192)) {
 			continue
 		}
-		var std []string
-		for _, n := range sha1Sizes {
-			std = append(std, t.cell(key("crypto-sha1", n), key(c.kernel, n)))
-		}
+		std := benchline.Map(sha1Sizes, func(n int) string { return t.cell(key("crypto-sha1", n), key(c.kernel, n)) })
 		godebug := ""
 		if c.godebug != "" {
 			godebug = " (`" + c.godebug + "`)"
@@ -408,10 +360,7 @@ func tables(t times, caption string) string {
 		if !t.has(key(manyWorks[0], k)) {
 			continue
 		}
-		var cells []string
-		for _, work := range manyWorks[:2] {
-			cells = append(cells, t.cell(key(work, "Sum-loop"), key(work, k)))
-		}
+		cells := benchline.Map(manyWorks[:2], func(work string) string { return t.cell(key(work, "Sum-loop"), key(work, k)) })
 		blobs := t.cell(key("gitblobs", "Sum-loop"), key("gitblobs", k))
 		if files, ok := best(t, key("gitblobs", k)+" files"); ok {
 			loop, _ := best(t, key("gitblobs", "Sum-loop")+" files")
@@ -448,11 +397,10 @@ func tables(t times, caption string) string {
 		{"ghash", "the installed Go", "a variable-time 4-bit table (Go 1.26 and earlier)"},
 		{"ghash-newest", "`" + *newest + "`", "constant-time integer multiplies (from Go 1.27)"},
 	} {
-		var cells []string
-		for _, n := range ghashSizes {
-			cells = append(cells, t.cell(fmt.Sprintf("%s |BenchmarkStdlibGHASH/%d", b.name, n),
-				fmt.Sprintf("%s |BenchmarkKeySumGCM/generic/%d", b.name, n)))
-		}
+		cells := benchline.Map(ghashSizes, func(n int) string {
+			return t.cell(fmt.Sprintf("%s |BenchmarkStdlibGHASH/%d", b.name, n),
+				fmt.Sprintf("%s |BenchmarkKeySumGCM/generic/%d", b.name, n))
+		})
 		p("| %s | %s | %s |", b.label, b.what, strings.Join(cells, " / "))
 	}
 	p("")
@@ -493,13 +441,7 @@ func ghashKernel(t times) string {
 
 // best returns the least time of key over the rounds.
 func best(t times, key string) (float64, bool) {
-	v := t[key]
-	b := math.Inf(1)
-	for _, x := range v {
-		if !math.IsNaN(x) {
-			b = min(b, x)
-		}
-	}
+	b := slices.Min(append(slices.DeleteFunc(slices.Clone(t[key]), math.IsNaN), math.Inf(1)))
 	return b, !math.IsInf(b, 1)
 }
 

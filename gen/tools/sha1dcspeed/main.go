@@ -21,7 +21,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/simdhash/simdhash/gen/internal/benchline"
@@ -99,10 +98,8 @@ func main() {
 func key(name string) string {
 	parts := strings.Split(strings.TrimPrefix(name, "Benchmark"), "/")
 	for i, p := range parts {
-		if strings.HasPrefix(p, "sha1dc-") {
-			parts[i] = "sha1dc"
-		} else if strings.HasPrefix(p, "sha1-") {
-			parts[i] = "sha1"
+		if impl, _, ok := strings.Cut(p, "-"); ok && (impl == "sha1dc" || impl == "sha1") {
+			parts[i] = impl
 		}
 	}
 	return strings.Join(parts, "/")
@@ -115,12 +112,8 @@ func row(t map[string][]float64, class, what, data, ours, other string) {
 		fmt.Fprintf(os.Stderr, "sha1dcspeed: %s: no rounds of %s and %s\n", class, ours, other)
 		return
 	}
-	var ratios []float64
-	for i := range a {
-		ratios = append(ratios, b[i]/a[i])
-	}
-	s := benchline.Summarize(ratios)
-	fmt.Printf("| %s | %s | %s | %.2f | %.2f-%.2f | %.2f |\n", class, what, data, s.Med, s.Lo, s.Hi, slices.Min(b)/slices.Min(a))
+	s, best, _ := benchline.Ratio(b, a)
+	fmt.Printf("| %s | %s | %s | %.2f | %.2f-%.2f | %.2f |\n", class, what, data, s.Med, s.Lo, s.Hi, best)
 }
 
 func check(err error) {

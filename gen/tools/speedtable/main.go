@@ -26,11 +26,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -41,46 +43,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/simdhash/simdhash/gen/internal/benchline"
+	"github.com/simdhash/simdhash/gen/internal/speedreport"
 	"github.com/simdhash/simdhash/internal/cpuid"
 	"github.com/simdhash/simdhash/internal/speed"
 )
-
-// An impl is one implementation in the table.
-type impl struct {
-	Name  string `json:"name"`
-	Label string `json:"label"` // what it is, for the table and the plot's legend
-	Kind  string `json:"kind"`  // "kernel", "stdlib" or "openssl"
-	// Env is the environment OpenSSL runs with (OPENSSL_ia32cap).
-	Env string `json:"env,omitempty"`
-}
-
-// result is one cell of the table.
-type result struct {
-	Impl string `json:"impl"`
-	speed.Pattern
-	Bytes         int     `json:"bytes"`
-	NsPerOp       float64 `json:"ns_per_op"`
-	MBPerS        float64 `json:"mb_per_s"`
-	CyclesPerByte float64 `json:"cycles_per_byte"`
-	CyclesPerOp   float64 `json:"cycles_per_op"`
-	Round         int     `json:"round"` // the (best) round it comes from, from 1
-}
-
-// report is the JSON file.
-type report struct {
-	About     string    `json:"about"`
-	Date      string    `json:"date"`
-	CPU       string    `json:"cpu"`
-	Go        string    `json:"go"`
-	OpenSSL   string    `json:"openssl,omitempty"`
-	Rounds    int       `json:"rounds"`
-	Benchtime string    `json:"benchtime"`
-	ClockGHz  []float64 `json:"clock_ghz"` // each round's
-	Clock     string    `json:"clock"`
-	Impls     []impl    `json:"impls"`
-	Skipped   []string  `json:"skipped,omitempty"`
-	Results   []result  `json:"results"`
-}
 
 func main() {
 	log.SetFlags(0)
@@ -113,7 +80,7 @@ func main() {
 		log.Fatalf("building the sha1 test binary: %v", err)
 	}
 
-	rep := &report{
+	rep := &speedreport.Report{
 		About: "SHA-1 throughput in the patterns of Linux's tcrypt speed test (make speed, gen/tools/speedtable); " +
 			"MB/s is 10^6 bytes per second; cycles from a calibration loop in the same run; each figure is the best of the rounds",
 		Date:      time.Now().UTC().Format("2006-01-02"),
@@ -124,12 +91,13 @@ func main() {
 		Clock: "sha1.TestSpeedTable times a chain of dependent ROLQ+XORQ pairs (2 cycles a pair, sha1/cycles_amd64_test.go) " +
 			"before each message size and at the end; a round's clock is the fastest of its samples",
 	}
-	var openssl []impl
+	var openssl []speedreport.Impl
 	if *opensslCmd != "" {
 		if path, err := exec.LookPath(*opensslCmd); err == nil {
 			v, _ := exec.Command(path, "version").Output()
 			rep.OpenSSL = strings.TrimSpace(string(v))
-			openssl = opensslImpls(cpuFlags())
+			flags, _ := cpuid.CPUInfoFlags() // none (nil) where /proc/cpuinfo cannot be read
+			openssl = opensslImpls(flags)
 			*opensslCmd = path
 		} else {
 			fmt.Fprintf(os.Stderr, "speedtable: no %s command: OpenSSL left out\n", *opensslCmd)
@@ -140,8 +108,8 @@ func main() {
 		impl string
 		p    speed.Pattern
 	}
-	best := map[cell]result{}
-	keep := func(r result) {
+	best := map[cell]speedreport.Result{}
+	keep := func(r speedreport.Result) {
 		if b, ok := best[cell{r.Impl, r.Pattern}]; !ok || r.NsPerOp < b.NsPerOp {
 			best[cell{r.Impl, r.Pattern}] = r
 		}
@@ -180,7 +148,7 @@ func main() {
 		}
 		// OpenSSL needs this round's clock: in the rounds where it goes
 		// first, its cycles are converted once TestSpeedTable has run.
-		var pending []result
+		var pending []speedreport.Result
 		theirs := func() {
 			fmt.Fprintf(os.Stderr, "speedtable: round %d/%d: openssl speed -evp sha1 -seconds %d at %d sizes, %d code paths\n", r, *rounds, *seconds, len(sizes), len(openssl))
 			for _, im := range openssl {
@@ -189,7 +157,7 @@ func main() {
 					if err != nil {
 						log.Fatalf("%s: %v", im.Name, err)
 					}
-					pending = append(pending, result{Impl: im.Name, Pattern: speed.Pattern{Updates: 1, UpdateSize: n}, NsPerOp: float64(n) / bps * 1e9, Round: r})
+					pending = append(pending, speedreport.Result{Impl: im.Name, Pattern: speed.Pattern{Updates: 1, UpdateSize: n}, NsPerOp: float64(n) / bps * 1e9, Round: r})
 				}
 			}
 		}
@@ -206,20 +174,18 @@ func main() {
 	}
 
 	for _, name := range order {
-		im := impl{Name: name, Label: name + " (ours)", Kind: "kernel"}
+		im := speedreport.Impl{Name: name, Label: name + " (ours)", Kind: "kernel"}
 		if name == "crypto/sha1" {
-			im = impl{Name: name, Label: "crypto/sha1 (" + runtime.Version() + ")", Kind: "stdlib"}
+			im = speedreport.Impl{Name: name, Label: "crypto/sha1 (" + runtime.Version() + ")", Kind: "stdlib"}
 		}
 		rep.Impls = append(rep.Impls, im)
 	}
 	rep.Impls = append(rep.Impls, openssl...)
-	var patterns []speed.Pattern
+	set := map[speed.Pattern]bool{}
 	for c := range best {
-		if !slices.Contains(patterns, c.p) {
-			patterns = append(patterns, c.p)
-		}
+		set[c.p] = true
 	}
-	slices.SortFunc(patterns, func(a, b speed.Pattern) int {
+	patterns := slices.SortedFunc(maps.Keys(set), func(a, b speed.Pattern) int {
 		if a.Bytes() != b.Bytes() {
 			return a.Bytes() - b.Bytes()
 		}
@@ -248,9 +214,9 @@ func main() {
 	fmt.Printf("\nThe figures are in %s (make plot draws them).\n", *out)
 }
 
-func newResult(name string, p speed.Pattern, nsPerOp, nsPerCycle float64, r int) result {
+func newResult(name string, p speed.Pattern, nsPerOp, nsPerCycle float64, r int) speedreport.Result {
 	n := float64(p.Bytes())
-	return result{
+	return speedreport.Result{
 		Impl: name, Pattern: p, Bytes: p.Bytes(), NsPerOp: round3(nsPerOp),
 		MBPerS:        round3(n / nsPerOp * 1e3),
 		CyclesPerOp:   round3(nsPerOp / nsPerCycle),
@@ -265,20 +231,19 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // oneUpdateSizes returns the sizes TestSpeedTable measured in one update,
 // in increasing order: those OpenSSL can be compared at.
 func oneUpdateSizes(rd speed.Round) []int {
-	var sizes []int
+	sizes := map[int]bool{}
 	for _, x := range rd.Results {
-		if x.Updates == 1 && !slices.Contains(sizes, x.UpdateSize) {
-			sizes = append(sizes, x.UpdateSize)
+		if x.Updates == 1 {
+			sizes[x.UpdateSize] = true
 		}
 	}
-	slices.Sort(sizes)
-	return sizes
+	return slices.Sorted(maps.Keys(sizes))
 }
 
 // opensslImpls lists the OpenSSL code paths to measure on a CPU with these
 // /proc/cpuinfo flags. OPENSSL_ia32cap's first word masks CPUID(1).ECX:EDX
 // (bit 28+32 = 60 is AVX), the second CPUID(7).EBX (bit 5 AVX2, bit 29 SHA).
-func opensslImpls(flags map[string]bool) []impl {
+func opensslImpls(flags map[string]bool) []speedreport.Impl {
 	def := "default"
 	switch {
 	case flags["sha_ni"]:
@@ -290,12 +255,12 @@ func opensslImpls(flags map[string]bool) []impl {
 	case flags["ssse3"]:
 		def += ", SSSE3 here"
 	}
-	impls := []impl{{Name: "openssl", Label: "OpenSSL (" + def + ")", Kind: "openssl"}}
+	impls := []speedreport.Impl{{Name: "openssl", Label: "OpenSSL (" + def + ")", Kind: "openssl"}}
 	if flags["sha_ni"] && flags["avx2"] && flags["bmi1"] && flags["bmi2"] {
-		impls = append(impls, impl{Name: "openssl-avx2", Label: "OpenSSL AVX2 (no SHA-NI)", Kind: "openssl", Env: "OPENSSL_ia32cap=:~0x20000000"})
+		impls = append(impls, speedreport.Impl{Name: "openssl-avx2", Label: "OpenSSL AVX2 (no SHA-NI)", Kind: "openssl", Env: "OPENSSL_ia32cap=:~0x20000000"})
 	}
 	if flags["ssse3"] && (flags["avx"] || flags["sha_ni"]) {
-		impls = append(impls, impl{Name: "openssl-ssse3", Label: "OpenSSL SSSE3", Kind: "openssl", Env: "OPENSSL_ia32cap=~0x1000000000000000:~0x20000020"})
+		impls = append(impls, speedreport.Impl{Name: "openssl-ssse3", Label: "OpenSSL SSSE3", Kind: "openssl", Env: "OPENSSL_ia32cap=~0x1000000000000000:~0x20000020"})
 	}
 	return impls
 }
@@ -334,31 +299,22 @@ func run(w io.Writer, env []string, dir, name string, args ...string) error {
 	return cmd.Run()
 }
 
-// cpuFlags returns /proc/cpuinfo's flags, none where it cannot be read.
-func cpuFlags() map[string]bool {
-	flags, err := cpuid.CPUInfoFlags()
-	if err != nil {
-		return map[string]bool{}
-	}
-	return flags
-}
-
 // printTable prints one tcrypt-style block per implementation, then the
 // MB/s and cycles/byte of all of them side by side.
-func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
-	get := func(name string, p speed.Pattern) (result, bool) {
+func printTable(w io.Writer, rep *speedreport.Report, patterns []speed.Pattern) {
+	get := func(name string, p speed.Pattern) (speedreport.Result, bool) {
 		for _, r := range rep.Results {
 			if r.Impl == name && r.Pattern == p {
 				return r, true
 			}
 		}
-		return result{}, false
+		return speedreport.Result{}, false
 	}
 	isTcrypt := func(p speed.Pattern) bool { return slices.Contains(speed.Tcrypt, p) }
 
 	fmt.Fprintf(w, "SHA-1 speed, in the patterns of Linux's tcrypt hash speed test (modprobe tcrypt mode=303)\n")
-	fmt.Fprintf(w, "%s; %s; %s\n", rep.CPU, rep.Go, or(rep.OpenSSL, "no openssl"))
-	fmt.Fprintf(w, "clock: %s GHz in the %d rounds, measured in this run: %s.\n", joinFloats(rep.ClockGHz, "%.2f"), rep.Rounds, rep.Clock)
+	fmt.Fprintf(w, "%s; %s; %s\n", rep.CPU, rep.Go, cmp.Or(rep.OpenSSL, "no openssl"))
+	fmt.Fprintf(w, "clock: %s GHz in the %d rounds, measured in this run: %s.\n", strings.Join(benchline.Map(rep.ClockGHz, func(x float64) string { return fmt.Sprintf("%.2f", x) }), ", "), rep.Rounds, rep.Clock)
 	fmt.Fprintf(w, "MB/s = 10^6 bytes/s; cycles/byte = time x that round's clock / bytes. Each figure is the best of %d rounds\n", rep.Rounds)
 	fmt.Fprintf(w, "(ours and crypto/sha1: %s per measurement, every implementation in turn on each pattern; OpenSSL between them).\n", rep.Benchtime)
 	if len(rep.Skipped) > 0 {
@@ -391,10 +347,10 @@ func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
 
 	for _, q := range []struct {
 		title string
-		f     func(result) string
+		f     func(speedreport.Result) string
 	}{
-		{"MB/s", func(r result) string { return fmt.Sprintf("%.0f", r.MBPerS) }},
-		{"cycles/byte", func(r result) string { return fmt.Sprintf("%.2f", r.CyclesPerByte) }},
+		{"MB/s", func(r speedreport.Result) string { return fmt.Sprintf("%.0f", r.MBPerS) }},
+		{"cycles/byte", func(r speedreport.Result) string { return fmt.Sprintf("%.2f", r.CyclesPerByte) }},
 	} {
 		fmt.Fprintf(w, "\n%s, side by side (tcrypt's patterns):\n", q.title)
 		fmt.Fprintf(w, "%-16s", "bytes x updates")
@@ -417,19 +373,4 @@ func printTable(w io.Writer, rep *report, patterns []speed.Pattern) {
 			fmt.Fprintln(w)
 		}
 	}
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-func joinFloats(xs []float64, format string) string {
-	var s []string
-	for _, x := range xs {
-		s = append(s, fmt.Sprintf(format, x))
-	}
-	return strings.Join(s, ", ")
 }
