@@ -238,14 +238,20 @@ func source() string {
 }
 
 // recompressFrom emits recompress<T>, the recompression from the state
-// before step T, unrolled with constant indices.
+// before step T, unrolled with constant indices. The steps backwards to 0
+// and forwards to 80 are two independent chains, so they are emitted
+// interleaved (a forward step after every few backward ones) for the
+// core to run side by side; each backward step subtracts f, which depends
+// on the value the step before computed, last, so that its chain is f and
+// one subtraction.
 func recompressFrom(p func(string, ...any), T int) {
 	p("\n// recompress%d is recompress for a DV whose test step is %d.\n", T, T)
 	p("func recompress%d(w, dm *[80]uint32, st *[5]uint32) [5]uint32 {\n", T)
 	p("\ta, b, c, d, e := st[0], st[1], st[2], st[3], st[4]\n")
+	p("\tfa, fb, fc, fd, fe := a, b, c, d, e\n")
 	// Backwards: step t made a = ROTL5(a') + f(b', c', d') + e' + K + W,
 	// b = a', c = ROTL30(b'), d = c', e = d' from (a', ..., e'), so
-	// b' = ROTR30(c) and e' = a - (ROTL5(b) + f(ROTR30(c), d, e) + K + W),
+	// b' = ROTR30(c) and e' = a - (ROTL5(b) + K + W) - f(ROTR30(c), d, e),
 	// which goes where a was.
 	v := []string{"a", "b", "c", "d", "e"}
 	fs := [...]string{
@@ -255,21 +261,30 @@ func recompressFrom(p func(string, ...any), T int) {
 		"%[1]s ^ %[2]s ^ %[3]s",                       // Parity
 	}
 	ks := [...]string{"sha1round.K0", "sha1round.K1", "sha1round.K2", "sha1round.K3"}
+	fv := []string{"fa", "fb", "fc", "fd", "fe"}
+	next := T // the next forward step
+	forward := func() {
+		round := [...]string{"Ch", "Parity1", "Maj", "Parity3"}[next/20]
+		p("\t%s, %s = sha1round.%s(%s, w[%d]^dm[%d])\n", fv[4], fv[1], round, strings.Join(fv, ", "), next, next)
+		fv = []string{fv[4], fv[0], fv[1], fv[2], fv[3]}
+		next++
+	}
 	for t := T - 1; t >= 0; t-- {
 		p("\t%s = bits.RotateLeft32(%s, -30)\n", v[2], v[2])
 		f := fmt.Sprintf(fs[t/20], v[2], v[3], v[4])
-		p("\t%s -= bits.RotateLeft32(%s, 5) + (%s) + %s + (w[%d] ^ dm[%d])\n", v[0], v[1], f, ks[t/20], t, t)
+		p("\t%s -= bits.RotateLeft32(%s, 5) + %s + (w[%d] ^ dm[%d])\n", v[0], v[1], ks[t/20], t, t)
+		p("\t%s -= %s\n", v[0], f)
 		v = []string{v[1], v[2], v[3], v[4], v[0]}
+		// Forward step i of 80-T goes after backward step i*T/(80-T).
+		if done := T - t; next < 80 && (next-T)*T <= done*(80-T) {
+			forward()
+		}
 	}
-	p("\tin := [5]uint32{%s}\n", strings.Join(v, ", "))
-	p("\ta, b, c, d, e = st[0], st[1], st[2], st[3], st[4]\n")
-	v = []string{"a", "b", "c", "d", "e"}
-	for t := T; t < 80; t++ {
-		round := [...]string{"Ch", "Parity1", "Maj", "Parity3"}[t/20]
-		p("\t%s, %s = sha1round.%s(%s, w[%d]^dm[%d])\n", v[4], v[1], round, strings.Join(v, ", "), t, t)
-		v = []string{v[4], v[0], v[1], v[2], v[3]}
+	for next < 80 {
+		forward()
 	}
-	p("\treturn [5]uint32{in[0] + %s, in[1] + %s, in[2] + %s, in[3] + %s, in[4] + %s}\n}\n", v[0], v[1], v[2], v[3], v[4])
+	p("\treturn [5]uint32{%s + %s, %s + %s, %s + %s, %s + %s, %s + %s}\n}\n",
+		v[0], fv[0], v[1], fv[1], v[2], fv[2], v[3], fv[3], v[4], fv[4])
 }
 
 // compress emits a compression function called name that keeps W and the
