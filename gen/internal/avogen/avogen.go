@@ -21,6 +21,7 @@ import (
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/simdhash/simdhash/gen/internal/gencmd"
 )
@@ -45,6 +46,17 @@ func Table[W uint32 | uint64](ctx *build.Context, name string, words []W) operan
 		ctx.AddDatum(i*int(unsafe.Sizeof(w)), datum)
 	}
 	return m
+}
+
+// Addr is the memory of the argument or result c (as Context.Param,
+// Return and ReturnIndex name it); a c that resolves to nothing is the
+// generator's bug, and panics.
+func Addr(c gotypes.Component) operand.Mem {
+	b, err := c.Resolve()
+	if err != nil {
+		panic("avogen: " + err.Error())
+	}
+	return b.Addr
 }
 
 // Fatal prints err prefixed by the generator's name and exits with status 1.

@@ -271,13 +271,7 @@ func (k *checker) finish(x, e reg.VecPhysical, hp reg.GPPhysical) {
 }
 
 // result is the memory of the result called name.
-func (k *checker) result(name string) Mem {
-	m, err := k.ctx.Return(name).Resolve()
-	if err != nil {
-		panic("sha1shani: " + err.Error())
-	}
-	return m.Addr
-}
+func (k *checker) result(name string) Mem { return avogen.Addr(k.ctx.Return(name)) }
 
 // The gather form (AVX-512), on registers the SHA instructions' legacy SSE
 // encodings cannot name, so that the two never share one: the two tables

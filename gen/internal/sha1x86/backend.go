@@ -208,20 +208,12 @@ func (e *backend) begin(name string, attrs attr.Attribute, how string, k sha1sch
 		if e.frame != nil {
 			e.ret = e.arg("ret")
 		} else {
-			ret, err := c.ReturnIndex(0).Resolve()
-			if err != nil {
-				panic("sha1x86: " + err.Error())
-			}
-			e.ret = ret.Addr
+			e.ret = avogen.Addr(c.ReturnIndex(0))
 		}
 		c.MOVL(U32(0), e.ret)
 	}
 	if k.Result == sha1sched.Checked {
-		m, err := c.Return("mask").Resolve()
-		if err != nil {
-			panic("sha1x86: " + err.Error())
-		}
-		c.MOVL(U32(0), m.Addr)
+		c.MOVL(U32(0), avogen.Addr(c.Return("mask")))
 	}
 }
 
