@@ -1,7 +1,6 @@
 package sha1shani
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -190,11 +189,7 @@ func GenerateChecked(ctx *build.Context, name string, avx512 bool) error {
 	}
 	hp, end, ptr := reg.RDI, reg.RDX, reg.RSI
 
-	var rev [16]byte // byte k of the result is byte 15-k of the source
-	for i := range rev {
-		rev[i] = byte(15 - i)
-	}
-	mask := avogen.Table(ctx, "shaniBswap", []uint64{binary.LittleEndian.Uint64(rev[:]), binary.LittleEndian.Uint64(rev[8:])})
+	mask := bswapTable(ctx, "shaniBswap")
 	k.tab = sha1x86.NewCheckTable(ctx, "ubcD", 1, true)
 
 	cn := sha1sched.Contract{Result: sha1sched.Checked}
