@@ -47,8 +47,7 @@ func Compare[V any](t *testing.T, variant func(name, flags, label string) V, scr
 	dir := scratch(vs)
 	WriteFile(t, filepath.Join(dir, "compare_amd64_test.go"), timing)
 	WriteFile(t, filepath.Join(dir, "compare_stats_amd64_test.go"), compareStats)
-	out := Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", "-v", "-run", "^(TestVariants|TestCompare)$", ".")
-	for _, l := range strings.Split(string(out), "\n") {
+	for _, l := range strings.Split(GoTest(t, dir, "-v", "-run", "^(TestVariants|TestCompare)$"), "\n") {
 		if _, result, ok := strings.Cut(l, "compare_amd64_test.go:"); ok && strings.Contains(l, "ns/B") {
 			_, result, _ = strings.Cut(result, ": ") // after the line number
 			t.Log(result)

@@ -34,6 +34,15 @@ func Run(t *testing.T, dir string, env []string, name string, args ...string) []
 	return out
 }
 
+// GoTest runs go test -count=1 with args on the scratch package dir,
+// natively, and returns its output, trimmed; it fails the test, showing
+// the output, if the tests fail.
+func GoTest(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	args = append(append([]string{"test", "-count=1"}, args...), ".")
+	return strings.TrimSpace(string(Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), args...)))
+}
+
 // words returns the first submatch of re on each line of out that matches
 // it: the machine words of a disassembly, in order.
 func words(out []byte, re *regexp.Regexp) []string {

@@ -3,8 +3,6 @@ package sha1shani
 import (
 	"fmt"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
@@ -46,6 +44,5 @@ func TestNative(t *testing.T) {
 	for name, src := range files {
 		gentest.WriteFile(t, filepath.Join(dir, name), src)
 	}
-	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
-	t.Logf("natively: %s", strings.TrimSpace(string(out)))
+	t.Logf("natively: %s", gentest.GoTest(t, dir))
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
@@ -40,8 +38,7 @@ func TestSweep(t *testing.T) {
 	}
 	dir := scratchKernels(t, "TestSweep", vs, nil)
 
-	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
-	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
+	t.Logf("%d kernels passed: %s", len(vs), gentest.GoTest(t, dir))
 }
 
 // scratchVariant is one kernel of a scratch package: kernel k with p and

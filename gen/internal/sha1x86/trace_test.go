@@ -2,8 +2,6 @@ package sha1x86
 
 import (
 	"fmt"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -21,8 +19,7 @@ func TestTrace(t *testing.T) {
 	c := sha1sched.Contract{Trace: []int{58, 65}, Result: sha1sched.Absorbed}
 	vs := oneBlockVariants(t, func(v *scratchVariant, _ int) { v.c = c })
 	dir := scratchKernels(t, "TestTrace", vs, traceTests("amd64", c))
-	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
-	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
+	t.Logf("%d kernels passed: %s", len(vs), gentest.GoTest(t, dir))
 }
 
 // oneBlockVariants returns the ssse3 and avx kernels this CPU runs (it
@@ -115,6 +112,5 @@ func TestSpills(t *testing.T) {
 		v.label += fmt.Sprintf(", %d XMM registers", v.p.Registers)
 	})
 	dir := scratchKernels(t, "TestSpills", vs, nil)
-	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
-	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
+	t.Logf("%d kernels passed: %s", len(vs), gentest.GoTest(t, dir))
 }
