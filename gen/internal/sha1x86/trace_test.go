@@ -23,27 +23,37 @@ func TestTrace(t *testing.T) {
 }
 
 // oneBlockVariants returns the ssse3 and avx kernels this CPU runs (it
-// skips the test if none), with the defaults and with the look-ahead and
-// placements that move the groups' steps among the rounds, each changed by
-// set (given its index).
+// skips the test if none), as schedVariants does.
 func oneBlockVariants(t *testing.T, set func(v *scratchVariant, i int)) []scratchVariant {
-	var vs []scratchVariant
+	var ks []Kernel
 	for _, k := range []Kernel{SSSE3, AVX} {
 		if !gentest.Runs(k.Name) {
 			t.Logf("this CPU cannot run %s kernels", k.Name)
 			continue
 		}
+		ks = append(ks, k)
+	}
+	if len(ks) == 0 {
+		t.Skip("this CPU runs none of the kernels")
+	}
+	return schedVariants(ks, " ", set)
+}
+
+// schedVariants returns kernels ks with the defaults and with the
+// look-ahead and placements that move the groups' steps among the rounds,
+// labelled with the kernel's name, then in, then its schedule, each
+// changed by set (given its index).
+func schedVariants(ks []Kernel, in string, set func(v *scratchVariant, i int)) []scratchVariant {
+	var vs []scratchVariant
+	for _, k := range ks {
 		for i, change := range []func(*Params){func(*Params) {}, func(p *Params) { p.Lookahead = 4 },
 			func(p *Params) { p.Placement, p.Lookahead = sha1sched.Burst, 13 }, func(p *Params) { p.Placement = sha1sched.Front }} {
 			v := scratchVariant{k: k, p: k.Defaults()}
 			change(&v.p)
-			v.label = k.Name + " " + k.Schedule(v.p)
+			v.label = k.Name + in + k.Schedule(v.p)
 			set(&v, i)
 			vs = append(vs, v)
 		}
-	}
-	if len(vs) == 0 {
-		t.Skip("this CPU runs none of the kernels")
 	}
 	return vs
 }

@@ -59,17 +59,7 @@ func TestSweep386(t *testing.T) {
 // qemu-i386 against internal/ref's SHA1Steps.
 func TestTrace386(t *testing.T) {
 	c := sha1sched.Contract{Trace: []int{58, 65}, Result: sha1sched.Absorbed}
-	var vs []scratchVariant
-	for _, k := range []Kernel{SSSE3, AVX} {
-		k := on386(t, k)
-		for _, change := range []func(*Params){func(*Params) {}, func(p *Params) { p.Lookahead = 4 },
-			func(p *Params) { p.Placement, p.Lookahead = sha1sched.Burst, 13 }, func(p *Params) { p.Placement = sha1sched.Front }} {
-			v := scratchVariant{k: k, p: k.Defaults(), c: c}
-			change(&v.p)
-			v.label = k.Name + " 386 " + k.Schedule(v.p)
-			vs = append(vs, v)
-		}
-	}
+	vs := schedVariants([]Kernel{on386(t, SSSE3), on386(t, AVX)}, " 386 ", func(v *scratchVariant, _ int) { v.c = c })
 	dir := scratchKernels(t, "TestTrace386", vs, traceTests("386", c))
 	gentest.Run386(t, dir, "SandyBridge")
 }
