@@ -328,10 +328,7 @@ func testSource() string {
 	p("var ubcReach = [%d][%d]uint32{\n", len(ubc.DVs), hi-lo+1)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for d := range ubc.DVs {
-		var w [80]uint32
-		for i := range w {
-			w[i] = rng.Uint32()
-		}
+		w := ubc.RandomW(rng)
 		ubc.Reach(d, &w)
 		p("\t{ // %s", ubc.DVs[d].Name())
 		for i, x := range w[lo : hi+1] {
@@ -351,11 +348,7 @@ func testSource() string {
 	for d := range ubc.DVs {
 		p("\t{ // %s\n", ubc.DVs[d].Name())
 		for range reachBlocks {
-			var blk [64]byte
-			for i := range blk {
-				blk[i] = byte(rng.Uint32())
-			}
-			blk = ubc.ReachBlock(d, blk)
+			blk := ubc.ReachBlock(d, ubc.RandomBlock(rng))
 			p("\t\t\"%x\",\n", blk[:])
 		}
 		p("\t},\n")
@@ -370,11 +363,7 @@ func testSource() string {
 	rng = rand.New(rand.NewPCG(5, 6))
 	for j, t := range ubc.Terms {
 		d := bits.TrailingZeros32(t.DVs)
-		var blk [64]byte
-		for i := range blk {
-			blk[i] = byte(rng.Uint32())
-		}
-		blk = ubc.ReachBlockBut(d, j, blk)
+		blk := ubc.ReachBlockBut(d, j, ubc.RandomBlock(rng))
 		p("\t{%d, \"%x\"},\n", d, blk[:])
 	}
 	p("}\n")
