@@ -1,7 +1,8 @@
 // Package gentest holds what the generators' tests share: running the Go
 // toolchain and GNU binutils, reading machine words from their disassembly
-// (the arm64 and arm32 encoding tests), and the scratch packages of the
-// knob sweeps and of the kernel timings (Compare).
+// (the arm64 and arm32 encoding tests), the scratch packages of the knob
+// sweeps and of the kernel timings (Compare), and the x86 UBC checks run
+// on the emulator (EmulatedMasks).
 package gentest
 
 import (
