@@ -188,19 +188,8 @@ func TestVariants(t *testing.T) {
 `
 
 // scratchCompare is the timing loop of TestCompare, run in the scratch
-// package (gentest.Compare).
-const scratchCompare = `//go:build amd64
-
-package sweep
-
-import (
-	"fmt"
-	"os"
-	"testing"
-	"time"
-)
-
-func TestCompare(t *testing.T) {
+// package (gentest.Compare, which adds the package clause and imports).
+const scratchCompare = `func TestCompare(t *testing.T) {
 	const blocks, reps = 64, 4
 	rounds, mib := 2000, 0
 	fmt.Sscan(os.Getenv("SIMDHASH_COMPARE_ROUNDS"), &rounds)
