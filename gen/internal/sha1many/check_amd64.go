@@ -56,6 +56,15 @@ func (r recorder) record(mov func(ops ...Op), masks, scratch reg.VecPhysical, hR
 	c.ADDL(recTmp.As32(), recCount.As32())
 }
 
+// dvsTable emits the table of the DVs of each term of ubc.Terms.
+func (r recorder) dvsTable() Mem {
+	var dvs []uint32
+	for _, t := range ubc.Terms {
+		dvs = append(dvs, t.DVs)
+	}
+	return avogen.Table(r.ctx, "ubcDVs", dvs)
+}
+
 func (r recorder) CheckFinish() { r.ctx.MOVL(recCount.As32(), r.result()) }
 
 // checkedAVX512 is the 16-lane kernel with the check: the accumulator is
@@ -84,11 +93,7 @@ func (b *checkedAVX512) Constants() {
 		bits = append(bits, 1<<k)
 	}
 	b.bits = avogen.Table(b.ctx, "ubcBits", bits)
-	var dvs []uint32
-	for _, t := range ubc.Terms {
-		dvs = append(dvs, t.DVs)
-	}
-	b.dvs = avogen.Table(b.ctx, "ubcDVs", dvs)
+	b.dvs = b.dvsTable()
 }
 
 // CheckBegin takes the lane mask's register, which the AVX-512 kernel
@@ -158,11 +163,7 @@ func AVX2Checked(ctx *build.Context) Backend {
 
 func (b *checkedAVX2) Constants() {
 	b.avx2.Constants()
-	var dvs []uint32
-	for _, t := range ubc.Terms {
-		dvs = append(dvs, t.DVs)
-	}
-	b.dvs = avogen.Table(b.ctx, "ubcDVs", dvs)
+	b.dvs = b.dvsTable()
 }
 
 // Setup keeps the block number in a stack slot, from 0; the counts are
