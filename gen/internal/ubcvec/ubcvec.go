@@ -45,6 +45,7 @@
 package ubcvec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -233,12 +234,7 @@ func Plan() (items []Item, reduce Op) {
 	for k := range runs {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
-		}
-		return a[1] - b[1]
-	})
+	slices.SortFunc(keys, comparePairs)
 	for _, k := range keys {
 		items = append(items, runs[k].items()...)
 	}
@@ -250,6 +246,9 @@ func Plan() (items []Item, reduce Op) {
 	}
 	return items, Op{Kind: Reduce, Dst: T(0), Item: -1}
 }
+
+// comparePairs orders pairs by their first element, then their second.
+func comparePairs(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) }
 
 // items returns the run's windows: each aligned window (s a multiple of 4)
 // or each window from the lowest A not yet covered, whichever costs fewer
@@ -328,12 +327,7 @@ func (r *run) window(s int) Item {
 			}
 		}
 	}
-	slices.SortFunc(bits, func(x, y [2]int) int {
-		if x[0] != y[0] {
-			return x[0] - y[0]
-		}
-		return x[1] - y[1]
-	})
+	slices.SortFunc(bits, comparePairs)
 	for n, b := range bits {
 		kill := Op{Kind: Kill, A: T(1), Not: b[1] == 1, Terms: [4]int{-1, -1, -1, -1}}
 		if n == len(bits)-1 {
