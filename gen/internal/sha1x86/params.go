@@ -2,6 +2,7 @@ package sha1x86
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
@@ -195,7 +196,7 @@ func (k Kernel) Schedule(p Params) string {
 // returns nothing or a Checked contract's result.
 func (k Kernel) Generate(ctx *build.Context, p Params, name string, c sha1sched.Contract) error {
 	if name == "" {
-		name = "block" + upper(k.Name)
+		name = "block" + strings.ToUpper(k.Name)
 	}
 	if err := k.Validate(p); err != nil {
 		return err
@@ -226,14 +227,4 @@ func (k Kernel) Variants(base Params) []Params {
 		fit = nil
 	}
 	return knob.Variants(base, k.Knobs, fit, nil) // TestValidateKnobs checks that every one is valid
-}
-
-func upper(s string) string {
-	b := []byte(s)
-	for i, ch := range b {
-		if 'a' <= ch && ch <= 'z' {
-			b[i] = ch - 'a' + 'A'
-		}
-	}
-	return string(b)
 }
