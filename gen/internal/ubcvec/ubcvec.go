@@ -47,6 +47,7 @@ package ubcvec
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -230,12 +231,7 @@ func Plan() (items []Item, reduce Op) {
 		}
 		r.bits[b][t.A] = j
 	}
-	keys := make([][2]int, 0, len(runs))
-	for k := range runs {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, comparePairs)
-	for _, k := range keys {
+	for _, k := range slices.SortedFunc(maps.Keys(runs), comparePairs) {
 		items = append(items, runs[k].items()...)
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Hi < items[j].Hi })
@@ -254,11 +250,7 @@ func comparePairs(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) }
 // or each window from the lowest A not yet covered, whichever costs fewer
 // Align operations, and among equals the fewer windows.
 func (r *run) items() []Item {
-	as := make([]int, 0, len(r.as))
-	for a := range r.as {
-		as = append(as, a)
-	}
-	slices.Sort(as)
+	as := slices.Sorted(maps.Keys(r.as))
 	var aligned, greedy []int
 	for _, a := range as {
 		if s := a &^ 3; len(aligned) == 0 || aligned[len(aligned)-1] != s {
