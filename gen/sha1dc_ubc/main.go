@@ -73,13 +73,7 @@ func main() {
 }
 
 // dvName is the name of a DV's mask bit in the generated code: dvI43_0.
-func dvName(d ubc.DV) string {
-	typ := "I"
-	if d.Type == ubc.II {
-		typ = "II"
-	}
-	return fmt.Sprintf("dv%s%d_%d", typ, d.K, d.B)
-}
+func dvName(d ubc.DV) string { return fmt.Sprintf("dv%s%d_%d", d.TypeName(), d.K, d.B) }
 
 // dvSet spells a mask of DVs as an OR of their names.
 func dvSet(m uint32) string {
