@@ -80,12 +80,8 @@ func CompareEncodings(t *testing.T, goarch, prefix string, goSrc, gnuSrc []byte,
 	gas, objdump := Binutil(t, prefix+"as"), Binutil(t, prefix+"objdump")
 	goBin, goroot := GoTool(t)
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.s"), goSrc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "gnu.s"), gnuSrc, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	WriteFile(t, filepath.Join(dir, "go.s"), string(goSrc))
+	WriteFile(t, filepath.Join(dir, "gnu.s"), string(gnuSrc))
 	env := []string{"GOARCH=" + goarch, "GOOS=linux"}
 	Run(t, dir, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", "go.o", "go.s")
 	goWords := words(Run(t, dir, env, goBin, "tool", "objdump", "go.o"), goObjdumpLine)
