@@ -26,13 +26,6 @@ import (
 	"github.com/simdhash/simdhash/gen/internal/gencmd"
 )
 
-// Write compiles ctx and writes the Go assembly to the file out, in Go
-// package pkg, with a header naming argv as the generating command: an
-// amd64 file (AMD64.Write).
-func Write(ctx *build.Context, out, pkg string, argv []string) error {
-	return AMD64.Write(ctx, out, pkg, argv)
-}
-
 // Table adds to ctx the read-only table name of the words, each of its
 // type's size, and returns it.
 func Table[W uint32 | uint64](ctx *build.Context, name string, words []W) operand.Mem {
