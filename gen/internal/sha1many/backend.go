@@ -42,7 +42,7 @@ type ISA interface {
 	Shr(dst, a vreg, n int)
 	Rol(dst, a vreg, n int) // not with RotateInPlace
 	// Logic3 sets dst = f(a, b, c) bit by bit, with imm the truth table
-	// of f as VPTERNLOGD takes it (see ternary). Only if Ternary.
+	// of f as VPTERNLOGD takes it (sha1sched.Func.Ternary). Only if Ternary.
 	Logic3(dst, a, b vreg, c source, imm uint8)
 }
 

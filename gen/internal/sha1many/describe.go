@@ -278,17 +278,6 @@ func (e *emitter) rol(dst, a vreg, n int, tmp vreg) []step {
 	}
 }
 
-// ternary returns the truth table of f as VPTERNLOGD's immediate: bit
-// 4a+2b+c is f(a, b, c), with a from the first source (the destination),
-// b from the second and c from the third (Intel SDM, vol. 2C, VPTERNLOGD).
-func ternary(f func(a, b, c uint32) uint32) uint8 {
-	var imm uint8
-	for i := 0; i < 8; i++ {
-		imm |= uint8(f(uint32(i>>2), uint32(i>>1), uint32(i))&1) << i
-	}
-	return imm
-}
-
 // f returns the steps that compute f_t(b, c, d) into b's register and add
 // it into e, as one three-input logic instruction where the backend has
 // one, else from the form of Params (sha1sched.FormOf): the result in b's
@@ -299,7 +288,7 @@ func (e *emitter) f(t int, v vars) []step {
 	b, s, ft := e.a, e.s0, sha1sched.F(t)
 	addF := func() { b.Add(v.e, v.e, v.b) }
 	if b.Ternary() {
-		return []step{func() { b.Logic3(v.b, v.b, v.c, v.d, ternary(ft.Eval)) }, addF}
+		return []step{func() { b.Logic3(v.b, v.b, v.c, v.d, ft.Ternary()) }, addF}
 	}
 	leaves := [...]vreg{sha1sched.InB: v.b, sha1sched.InC: v.c, sha1sched.InD: v.d}
 	ops := [...]func(dst, a vreg, x source){sha1sched.OpAnd: b.And, sha1sched.OpOr: b.Or, sha1sched.OpXor: b.Xor}
@@ -389,7 +378,7 @@ func (e *emitter) wordSteps(w int) []step {
 	switch {
 	case e.wregs != nil && b.Ternary():
 		steps = append(steps, func() {
-			b.Logic3(x, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), ternary(sha1sched.FParity.Eval))
+			b.Logic3(x, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), sha1sched.FParity.Ternary())
 		})
 	case e.wregs != nil:
 		steps = append(steps,

@@ -211,10 +211,10 @@ func TestEmulated(t *testing.T) {
 func TestTernary(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		f    func(b, c, d uint32) uint32
+		f    sha1sched.Func
 		want uint8
-	}{{"Ch", sha1sched.FCh.Eval, 0xca}, {"Parity", sha1sched.FParity.Eval, 0x96}, {"Maj", sha1sched.FMaj.Eval, 0xe8}} {
-		if got := ternary(c.f); got != c.want {
+	}{{"Ch", sha1sched.FCh, 0xca}, {"Parity", sha1sched.FParity, 0x96}, {"Maj", sha1sched.FMaj, 0xe8}} {
+		if got := c.f.Ternary(); got != c.want {
 			t.Errorf("%s: %#x, want %#x", c.name, got, c.want)
 		}
 	}
