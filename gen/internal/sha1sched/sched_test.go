@@ -1,9 +1,7 @@
 package sha1sched
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"math/rand"
 	"strings"
 	"testing"
@@ -13,15 +11,10 @@ import (
 
 var shapes = []RotateShape{RotateInPlace, RotateInto}
 
-// fipsW returns the schedule words W[0..79] of block (FIPS 180-4, 6.1.2).
+// fipsW returns the schedule words W[0..79] of block (FIPS 180-4, 6.1.2),
+// as the reference computes them.
 func fipsW(block []byte) [80]uint32 {
-	var w [80]uint32
-	for t := 0; t < 16; t++ {
-		w[t] = binary.BigEndian.Uint32(block[4*t:])
-	}
-	for t := 16; t < 80; t++ {
-		w[t] = bits.RotateLeft32(w[t-3]^w[t-8]^w[t-14]^w[t-16], 1)
-	}
+	w, _ := ref.SHA1Steps([5]uint32{}, (*[64]byte)(block))
 	return w
 }
 
