@@ -2,6 +2,7 @@ package sha1many
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 	"github.com/simdhash/simdhash/gen/internal/ubcvec"
@@ -201,19 +202,9 @@ func (e *emitter) updateH(v, to vars) {
 	}
 	temps := []vreg{e.s0, e.s1}
 	for len(pending) > 0 {
-		ready := -1
-		for i, m := range pending {
-			blocked := false
-			for j, o := range pending {
-				if j != i && o.src == m.dst {
-					blocked = true
-				}
-			}
-			if !blocked {
-				ready = i
-				break
-			}
-		}
+		ready := slices.IndexFunc(pending, func(m move) bool { // the first whose destination no other move reads
+			return !slices.ContainsFunc(pending, func(o move) bool { return o != m && o.src == m.dst })
+		})
 		if ready < 0 { // every destination is another's source: a cycle
 			t := temps[0]
 			temps = temps[1:]
