@@ -22,10 +22,7 @@ func TestSweep(t *testing.T) {
 	combos := gentest.Sweeps(3, 24)
 	var vs []scratchVariant
 	for _, k := range Kernels {
-		// The schedules tried: the defaults, every other knob value alone,
-		// and a few random combinations.
-		base := k.Defaults()
-		variants := append(append([]Params{base}, k.Variants(base)...), randomParams(k, rand.New(rand.NewSource(1)), combos)...)
+		variants := sweepParams(k, combos)
 		if !gentest.Runs(k.Name) {
 			t.Logf("this CPU cannot run %s kernels: its %d variants are not swept here", k.Name, len(variants))
 			continue
@@ -74,8 +71,11 @@ func scratchKernels(t *testing.T, test string, vs []scratchVariant, tests map[st
 	return gentest.AvoScratch(t, test, target, ks, table+"}\n", tests)
 }
 
-// randomParams returns n combinations of the knobs kernel k honours, each
-// drawn from rng and valid for k.
-func randomParams(k Kernel, rng *rand.Rand, n int) []Params {
-	return knob.Random(rng.Intn, n, k.Defaults(), k.Knobs, k.Validate)
+// sweepParams returns the schedules a sweep of kernel k tries: the
+// defaults, every other knob value alone, and n random combinations of the
+// knobs k honours (a fixed seed), each valid for k.
+func sweepParams(k Kernel, n int) []Params {
+	base := k.Defaults()
+	random := knob.Random(rand.New(rand.NewSource(1)).Intn, n, base, k.Knobs, k.Validate)
+	return append(append([]Params{base}, k.Variants(base)...), random...)
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"math/rand"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -41,9 +40,8 @@ func TestSweep386(t *testing.T) {
 	for _, k := range []Kernel{SSSE3, AVX} {
 		k := on386(t, k)
 		t.Run(k.Name, func(t *testing.T) {
-			base := k.Defaults()
 			var vs []scratchVariant
-			for _, p := range append(append([]Params{base}, k.Variants(base)...), randomParams(k, rand.New(rand.NewSource(1)), combos)...) {
+			for _, p := range sweepParams(k, combos) {
 				vs = append(vs, scratchVariant{k: k, p: p, label: k.Name + " 386 " + k.Schedule(p)})
 			}
 			dir := scratchKernels(t, "TestSweep386", vs, nil)
