@@ -134,7 +134,7 @@ func (b *checkedAVX512) CheckRecord(scratch vreg) {
 	c.VPTERNLOGD(U8(0x0f), b.acc, b.acc, b.acc) // the masks: ^acc
 	c.VPTESTMD(b.acc, b.acc, liveMask, k)
 	c.VMOVDQA32_Z(b.acc, k, b.acc)
-	b.record(c.VMOVDQU32, b.acc, b.v(scratch), b.hRow, func() { c.KORTESTW(k, k) })
+	b.record(b.mov, b.acc, b.v(scratch), b.hRow, func() { c.KORTESTW(k, k) })
 }
 
 // checkedAVX2 is the 8-lane kernel with the check. Its 16 YMM registers
@@ -223,5 +223,5 @@ func (b *checkedAVX2) CheckRecord(scratch vreg) {
 	c := b.ctx
 	c.Comment("The record of this block: its lanes' masks, h before it, its number; kept if a mask is not zero.")
 	c.VPANDN(b.avx2.mask, b.acc, b.t0) // ^acc & live
-	b.record(func(ops ...Op) { c.VMOVDQU(ops[0], ops[1]) }, b.t0, b.v(scratch), b.hRow, func() { c.VPTEST(b.t0, b.t0) })
+	b.record(b.mov, b.t0, b.v(scratch), b.hRow, func() { c.VPTEST(b.t0, b.t0) })
 }
