@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -37,9 +36,7 @@ func Compare[V any](t *testing.T, variant func(name, flags, label string) V, scr
 	if spec == "" {
 		t.Skip("SIMDHASH_COMPARE lists no variants to time")
 	}
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the variants are amd64 assembly")
-	}
+	NativeAMD64(t)
 	var vs []V
 	for n, v := range strings.Split(spec, ";") {
 		name, flags, _ := strings.Cut(strings.TrimSpace(v), ":")
