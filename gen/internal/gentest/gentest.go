@@ -46,9 +46,9 @@ func GoTest(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), args...)))
 }
 
-// words returns the first submatch of re on each line of out that matches
+// Words returns the first submatch of re on each line of out that matches
 // it: the machine words of a disassembly, in order.
-func words(out []byte, re *regexp.Regexp) []string {
+func Words(out []byte, re *regexp.Regexp) []string {
 	var ws []string
 	for _, l := range strings.Split(string(out), "\n") {
 		if m := re.FindStringSubmatch(l); m != nil {
@@ -84,9 +84,9 @@ func CompareEncodings(t *testing.T, goarch, prefix string, goSrc, gnuSrc []byte,
 	WriteFile(t, filepath.Join(dir, "gnu.s"), string(gnuSrc))
 	env := []string{"GOARCH=" + goarch, "GOOS=linux"}
 	Run(t, dir, env, goBin, "tool", "asm", "-p", "enc", "-I", filepath.Join(goroot, "pkg", "include"), "-o", "go.o", "go.s")
-	goWords := words(Run(t, dir, env, goBin, "tool", "objdump", "go.o"), goObjdumpLine)
+	goWords := Words(Run(t, dir, env, goBin, "tool", "objdump", "go.o"), goObjdumpLine)
 	Run(t, dir, nil, gas, "-o", "gnu.o", "gnu.s")
-	gnuWords := words(Run(t, dir, nil, objdump, "-d", "gnu.o"), gnuObjdumpLine)
+	gnuWords := Words(Run(t, dir, nil, objdump, "-d", "gnu.o"), gnuObjdumpLine)
 
 	// Go's object file may pad the function.
 	if len(goWords) < prologue {

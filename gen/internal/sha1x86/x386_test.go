@@ -172,13 +172,7 @@ func TestVPALIGNR(t *testing.T) {
 	gentest.WriteFile(t, filepath.Join(dir, "v.s"), ".text\n"+src.String())
 	gentest.Run(t, dir, nil, gas, "--32", "-o", "v.o", "v.s")
 	out := gentest.Run(t, dir, nil, objdump, "-d", "v.o")
-	line := regexp.MustCompile(`^\s+[0-9a-f]+:\t((?:[0-9a-f]{2} )+)\s*\tvpalignr`)
-	var got []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if m := line.FindStringSubmatch(l); m != nil {
-			got = append(got, strings.TrimSpace(m[1]))
-		}
-	}
+	got := gentest.Words(out, regexp.MustCompile(`^\s+[0-9a-f]+:\t((?:[0-9a-f]{2} )*[0-9a-f]{2})\s*\tvpalignr`))
 	if len(got) != len(want) {
 		t.Fatalf("GNU as gave %d instructions, want %d", len(got), len(want))
 	}
