@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -120,11 +121,9 @@ type targetFlag struct {
 func (f *targetFlag) String() string { return string(f.t) }
 
 func (f *targetFlag) Set(s string) error {
-	for _, t := range f.targets {
-		if string(t) == s {
-			f.t = t
-			return nil
-		}
+	if t := Target(s); slices.Contains(f.targets, t) {
+		f.t = t
+		return nil
 	}
 	return fmt.Errorf("%q is not supported: use %s", s, f.choices())
 }

@@ -3,6 +3,7 @@ package sha1many
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
@@ -57,22 +58,17 @@ func TestSweep(t *testing.T) {
 // when nothing else runs, which a loaded machine distorts least.
 func TestCompare(t *testing.T) {
 	variant := func(name, flags, label string) scratchVariant {
-		var nb func(*build.Context) Backend
-		for _, c := range backends {
-			if c(nil).Name() == name {
-				nb = c
-			}
-		}
-		if nb == nil {
+		i := slices.IndexFunc(backends, func(nb func(*build.Context) Backend) bool { return nb(nil).Name() == name })
+		if i < 0 {
 			t.Fatalf("no kernel %q", name)
 		}
 		if !gentest.Runs(name) {
 			t.Skipf("this CPU cannot run %s kernels", name)
 		}
-		b := nb(nil)
+		b := backends[i](nil)
 		p := DefaultParams(b.Lanes())
 		gentest.SetKnobs(t, name, flags, p.Knobs(b))
-		return scratchVariant{nb, p, label}
+		return scratchVariant{backends[i], p, label}
 	}
 	scratch := func(vs []scratchVariant) string { return scratchKernels(t, vs) }
 	gentest.Compare(t, variant, scratch, scratchCompare)

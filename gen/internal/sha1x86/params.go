@@ -2,6 +2,7 @@ package sha1x86
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mmcloughlin/avo/build"
@@ -120,11 +121,9 @@ func (k Kernel) Targets() []avogen.Target {
 
 // For returns kernel k as generated for target t, one of k.Targets.
 func (k Kernel) For(t avogen.Target) (Kernel, error) {
-	for _, u := range k.Targets() {
-		if u == t {
-			k.target = t
-			return k, nil
-		}
+	if slices.Contains(k.Targets(), t) {
+		k.target = t
+		return k, nil
 	}
 	return Kernel{}, fmt.Errorf("%s: no kernel for %s (only %v)", k.Name, t, k.Targets())
 }
