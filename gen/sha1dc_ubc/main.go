@@ -214,7 +214,7 @@ func source() string {
 	p("// W[0..79] and in s[i] the working variables a..e entering step\n")
 	p("// testSteps[i]. The rounds are unrolled with the working variables\n")
 	p("// renamed, as in internal/sha1round.\n")
-	compress(p, "compressW", len(steps), nil)
+	compress(p, "compressW")
 
 	p("\n// recompress returns the chaining value that a block with expanded message\n")
 	p("// w XOR dv.dm makes when its working variables entering step dv.testT are\n")
@@ -267,19 +267,11 @@ func recompressFrom(p func(string, ...any), T int) {
 }
 
 // compress emits a compression function called name that keeps W and the
-// states before ubc.TestSteps, with the terms at[t] applied to a mask m
-// before the round of step t; with at nil, it has no mask.
-func compress(p func(string, ...any), name string, nsteps int, at map[int][]int) {
+// states before ubc.TestSteps.
+func compress(p func(string, ...any), name string) {
 	steps := ubc.TestSteps()
-	ret := ""
-	if at != nil {
-		ret = " uint32"
-	}
-	p("func %s(h *[5]uint32, q *[BlockSize]byte, w *[80]uint32, s *[%d][5]uint32)%s {\n", name, nsteps, ret)
+	p("func %s(h *[5]uint32, q *[BlockSize]byte, w *[80]uint32, s *[%d][5]uint32) {\n", name, len(steps))
 	p("\ta, b, c, d, e := h[0], h[1], h[2], h[3], h[4]\n")
-	if at != nil {
-		p("\tm := ^uint32(0)\n")
-	}
 	v := []string{"a", "b", "c", "d", "e"} // the names of the working variables a..e entering step t
 	for t := range 80 {
 		if i := slices.Index(steps, t); i >= 0 {
@@ -290,17 +282,11 @@ func compress(p func(string, ...any), name string, nsteps int, at map[int][]int)
 		} else {
 			p("\tw[%d] = bits.RotateLeft32(w[%d]^w[%d]^w[%d]^w[%d], 1)\n", t, t-3, t-8, t-14, t-16)
 		}
-		for _, j := range at[t] {
-			p("%s", termStmt(ubc.Terms[j]))
-		}
 		round := [...]string{"Ch", "Parity1", "Maj", "Parity3"}[t/20]
 		p("\t%s, %s = sha1round.%s(%s, w[%d])\n", v[4], v[1], round, strings.Join(v, ", "), t)
 		v = []string{v[4], v[0], v[1], v[2], v[3]}
 	}
 	p("\th[0] += %s\n\th[1] += %s\n\th[2] += %s\n\th[3] += %s\n\th[4] += %s\n", v[0], v[1], v[2], v[3], v[4])
-	if at != nil {
-		p("\treturn m\n")
-	}
 	p("}\n")
 }
 
