@@ -43,7 +43,6 @@ import (
 var (
 	checkT    = [ubcvec.Temps]reg.VecPhysical{reg.X10, reg.X11}
 	checkAcc  = reg.X12
-	checkLoad = reg.X13 // a group operand of Xor, loaded
 	checkBuf  = reg.R8  // the buffer of W, aligned
 	checkP0   = reg.R9  // p's first block
 	checkMask = reg.RAX // the mask, at the end of a block
