@@ -73,13 +73,7 @@ func main() {
 }
 
 // dvName is the name of a DV's mask bit in the generated code: dvI43_0.
-func dvName(d ubc.DV) string {
-	typ := "I"
-	if d.Type == ubc.II {
-		typ = "II"
-	}
-	return fmt.Sprintf("dv%s%d_%d", typ, d.K, d.B)
-}
+func dvName(d ubc.DV) string { return fmt.Sprintf("dv%s%d_%d", d.TypeName(), d.K, d.B) }
 
 // dvSet spells a mask of DVs as an OR of their names.
 func dvSet(m uint32) string {
@@ -220,7 +214,7 @@ func source() string {
 	p("// W[0..79] and in s[i] the working variables a..e entering step\n")
 	p("// testSteps[i]. The rounds are unrolled with the working variables\n")
 	p("// renamed, as in internal/sha1round.\n")
-	compress(p, "compressW", len(steps), nil)
+	compress(p, "compressW")
 
 	p("\n// recompress returns the chaining value that a block with expanded message\n")
 	p("// w XOR dv.dm makes when its working variables entering step dv.testT are\n")
@@ -288,19 +282,11 @@ func recompressFrom(p func(string, ...any), T int) {
 }
 
 // compress emits a compression function called name that keeps W and the
-// states before ubc.TestSteps, with the terms at[t] applied to a mask m
-// before the round of step t; with at nil, it has no mask.
-func compress(p func(string, ...any), name string, nsteps int, at map[int][]int) {
+// states before ubc.TestSteps.
+func compress(p func(string, ...any), name string) {
 	steps := ubc.TestSteps()
-	ret := ""
-	if at != nil {
-		ret = " uint32"
-	}
-	p("func %s(h *[5]uint32, q *[BlockSize]byte, w *[80]uint32, s *[%d][5]uint32)%s {\n", name, nsteps, ret)
+	p("func %s(h *[5]uint32, q *[BlockSize]byte, w *[80]uint32, s *[%d][5]uint32) {\n", name, len(steps))
 	p("\ta, b, c, d, e := h[0], h[1], h[2], h[3], h[4]\n")
-	if at != nil {
-		p("\tm := ^uint32(0)\n")
-	}
 	v := []string{"a", "b", "c", "d", "e"} // the names of the working variables a..e entering step t
 	for t := range 80 {
 		if i := slices.Index(steps, t); i >= 0 {
@@ -311,17 +297,11 @@ func compress(p func(string, ...any), name string, nsteps int, at map[int][]int)
 		} else {
 			p("\tw[%d] = bits.RotateLeft32(w[%d]^w[%d]^w[%d]^w[%d], 1)\n", t, t-3, t-8, t-14, t-16)
 		}
-		for _, j := range at[t] {
-			p("%s", termStmt(ubc.Terms[j]))
-		}
 		round := [...]string{"Ch", "Parity1", "Maj", "Parity3"}[t/20]
 		p("\t%s, %s = sha1round.%s(%s, w[%d])\n", v[4], v[1], round, strings.Join(v, ", "), t)
 		v = []string{v[4], v[0], v[1], v[2], v[3]}
 	}
 	p("\th[0] += %s\n\th[1] += %s\n\th[2] += %s\n\th[3] += %s\n\th[4] += %s\n", v[0], v[1], v[2], v[3], v[4])
-	if at != nil {
-		p("\treturn m\n")
-	}
 	p("}\n")
 }
 
@@ -343,10 +323,7 @@ func testSource() string {
 	p("var ubcReach = [%d][%d]uint32{\n", len(ubc.DVs), hi-lo+1)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for d := range ubc.DVs {
-		var w [80]uint32
-		for i := range w {
-			w[i] = rng.Uint32()
-		}
+		w := ubc.RandomW(rng)
 		ubc.Reach(d, &w)
 		p("\t{ // %s", ubc.DVs[d].Name())
 		for i, x := range w[lo : hi+1] {
@@ -366,11 +343,7 @@ func testSource() string {
 	for d := range ubc.DVs {
 		p("\t{ // %s\n", ubc.DVs[d].Name())
 		for range reachBlocks {
-			var blk [64]byte
-			for i := range blk {
-				blk[i] = byte(rng.Uint32())
-			}
-			blk = ubc.ReachBlock(d, blk)
+			blk := ubc.ReachBlock(d, ubc.RandomBlock(rng))
 			p("\t\t\"%x\",\n", blk[:])
 		}
 		p("\t},\n")
@@ -385,11 +358,7 @@ func testSource() string {
 	rng = rand.New(rand.NewPCG(5, 6))
 	for j, t := range ubc.Terms {
 		d := bits.TrailingZeros32(t.DVs)
-		var blk [64]byte
-		for i := range blk {
-			blk[i] = byte(rng.Uint32())
-		}
-		blk = ubc.ReachBlockBut(d, j, blk)
+		blk := ubc.ReachBlockBut(d, j, ubc.RandomBlock(rng))
 		p("\t{%d, \"%x\"},\n", d, blk[:])
 	}
 	p("}\n")

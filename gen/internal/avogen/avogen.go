@@ -16,21 +16,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"unsafe"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/simdhash/simdhash/gen/internal/gencmd"
 )
-
-// Write compiles ctx and writes the Go assembly to the file out, in Go
-// package pkg, with a header naming argv as the generating command: an
-// amd64 file (AMD64.Write).
-func Write(ctx *build.Context, out, pkg string, argv []string) error {
-	return AMD64.Write(ctx, out, pkg, argv)
-}
 
 // Table adds to ctx the read-only table name of the words, each of its
 // type's size, and returns it.
@@ -45,6 +40,17 @@ func Table[W uint32 | uint64](ctx *build.Context, name string, words []W) operan
 		ctx.AddDatum(i*int(unsafe.Sizeof(w)), datum)
 	}
 	return m
+}
+
+// Addr is the memory of the argument or result c (as Context.Param,
+// Return and ReturnIndex name it); a c that resolves to nothing is the
+// generator's bug, and panics.
+func Addr(c gotypes.Component) operand.Mem {
+	b, err := c.Resolve()
+	if err != nil {
+		panic("avogen: " + err.Error())
+	}
+	return b.Addr
 }
 
 // Fatal prints err prefixed by the generator's name and exits with status 1.
@@ -115,11 +121,9 @@ type targetFlag struct {
 func (f *targetFlag) String() string { return string(f.t) }
 
 func (f *targetFlag) Set(s string) error {
-	for _, t := range f.targets {
-		if string(t) == s {
-			f.t = t
-			return nil
-		}
+	if t := Target(s); slices.Contains(f.targets, t) {
+		f.t = t
+		return nil
 	}
 	return fmt.Errorf("%q is not supported: use %s", s, f.choices())
 }

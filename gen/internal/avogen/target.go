@@ -3,6 +3,7 @@ package avogen
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mmcloughlin/avo/build"
@@ -107,12 +108,10 @@ func check386Inst(in *ir.Instruction, fr frame32.Frame) error {
 	if len(in.Operands) > 3 {
 		return fmt.Errorf("Go's 386 assembler takes at most three operands")
 	}
-	vector := false
-	for _, op := range in.Operands {
-		if r, ok := op.(reg.Register); ok && r.Kind() == reg.KindVector {
-			vector = true
-		}
-	}
+	vector := slices.ContainsFunc(in.Operands, func(op operand.Op) bool {
+		r, ok := op.(reg.Register)
+		return ok && r.Kind() == reg.KindVector
+	})
 	if strings.HasSuffix(in.Opcode, "Q") && !vector {
 		return fmt.Errorf("a 64-bit instruction")
 	}
@@ -173,14 +172,13 @@ func textSizes(b []byte, f *ir.File, frames map[string]frame32.Frame) ([]byte, e
 	lines := strings.SplitAfter(string(b), "\n")
 	for _, fn := range f.Functions() {
 		prefix := "TEXT \u00b7" + fn.Name + "(SB)"
-		amd64 := fmt.Sprintf("$%d", fn.FrameBytes())
-		if n := fn.ArgumentBytes(); n > 0 {
-			amd64 += fmt.Sprintf("-%d", n)
+		size := func(args int) string { // $frame-args, or $frame without arguments
+			if args > 0 {
+				return fmt.Sprintf("$%d-%d", fn.FrameBytes(), args)
+			}
+			return fmt.Sprintf("$%d", fn.FrameBytes())
 		}
-		want := fmt.Sprintf("$%d", fn.FrameBytes())
-		if n := frames[fn.Name].Size; n > 0 {
-			want += fmt.Sprintf("-%d", n)
-		}
+		amd64, want := size(fn.ArgumentBytes()), size(frames[fn.Name].Size)
 		found := 0
 		for i, l := range lines {
 			if strings.HasPrefix(l, prefix) && strings.HasSuffix(l, ", "+amd64+"\n") {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -25,30 +24,28 @@ import (
 // cannot run. scratch generates the variants into a scratch package, with
 // its TestVariants (the check against internal/ref) and its table
 // variants, each element with the variant's label as its name, and returns
-// its directory. timing is the source of the package's TestCompare, in
-// compare_amd64_test.go: it times the variants with timeRounds and logs
-// the figures with logTimes, which Compare writes beside it
-// (compareStats). Compare runs TestVariants and
-// TestCompare there and logs the figures.
+// its directory. timing is the source of the package's TestCompare, which
+// Compare writes into compare_amd64_test.go after the package clause and
+// the imports it may use (fmt, os, testing, time): it times the variants
+// with timeRounds and logs the figures with logTimes, which Compare writes
+// beside it (compareStats). Compare runs TestVariants and TestCompare
+// there and logs the figures.
 func Compare[V any](t *testing.T, variant func(name, flags, label string) V, scratch func([]V) string, timing string) {
 	t.Helper()
 	spec := os.Getenv("SIMDHASH_COMPARE")
 	if spec == "" {
 		t.Skip("SIMDHASH_COMPARE lists no variants to time")
 	}
-	if runtime.GOARCH != "amd64" {
-		t.Skip("the variants are amd64 assembly")
-	}
+	NativeAMD64(t)
 	var vs []V
 	for n, v := range strings.Split(spec, ";") {
 		name, flags, _ := strings.Cut(strings.TrimSpace(v), ":")
 		vs = append(vs, variant(name, flags, fmt.Sprintf("%d %s %s", n, name, flags)))
 	}
 	dir := scratch(vs)
-	WriteFile(t, filepath.Join(dir, "compare_amd64_test.go"), timing)
+	WriteFile(t, filepath.Join(dir, "compare_amd64_test.go"), compareHead+timing)
 	WriteFile(t, filepath.Join(dir, "compare_stats_amd64_test.go"), compareStats)
-	out := Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", "-v", "-run", "^(TestVariants|TestCompare)$", ".")
-	for _, l := range strings.Split(string(out), "\n") {
+	for _, l := range strings.Split(GoTest(t, dir, "-v", "-run", "^(TestVariants|TestCompare)$"), "\n") {
 		if _, result, ok := strings.Cut(l, "compare_amd64_test.go:"); ok && strings.Contains(l, "ns/B") {
 			_, result, _ = strings.Cut(result, ": ") // after the line number
 			t.Log(result)
@@ -66,6 +63,21 @@ func SetKnobs(t *testing.T, name, flags string, knobs []knob.Knob) {
 		t.Fatalf("%s:%s: %v", name, flags, err)
 	}
 }
+
+// compareHead is what a scratch package's TestCompare (timing, see
+// Compare) follows.
+const compareHead = `//go:build amd64
+
+package sweep
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+)
+
+`
 
 // compareStats is the part of a scratch package's TestCompare (see
 // Compare) that does not depend on the kernels' signature: the rounds in a

@@ -32,12 +32,7 @@ func BenchmarkSum(b *testing.B) {
 // the 128 blocks here), so that sha1dc's recompressions are timed too; the
 // bytes of BenchmarkSum happen to flag none.
 func BenchmarkSumRandom(b *testing.B) {
-	rng := rand.New(rand.NewPCG(8192, 22))
-	buf := make([]byte, 8192)
-	for i := range buf {
-		buf[i] = byte(rng.Uint32())
-	}
-	benchSum(b, buf)
+	benchSum(b, randomBytes(rand.New(rand.NewPCG(8192, 22)), 8192))
 }
 
 // benchSum times sha1dc.Sum, sha1cd.Sum and sha1.Sum on 64 bytes and on
@@ -77,10 +72,7 @@ func manyMessages() ([][]byte, int) {
 	msgs := make([][]byte, 1000)
 	total := 0
 	for i := range msgs {
-		msgs[i] = make([]byte, rng.IntN(16384+1))
-		for j := range msgs[i] {
-			msgs[i][j] = byte(rng.Uint32())
-		}
+		msgs[i] = randomBytes(rng, rng.IntN(16384+1))
 		total += len(msgs[i])
 	}
 	return msgs, total

@@ -183,10 +183,7 @@ func TestRandom(t *testing.T) {
 		n = 300
 	}
 	for i := range n {
-		msg := make([]byte, rng.IntN(4*1024))
-		for j := range msg {
-			msg[j] = byte(rng.Uint32())
-		}
+		msg := randomBytes(rng, rng.IntN(4*1024))
 		check(t, rng, fmt.Sprint("random ", i), msg, i%10 == 0)
 		if got, col := sha1dc.Sum(msg); col || got != stdsha1.Sum(msg) {
 			t.Fatalf("random %d: %x %v, crypto/sha1 %x", i, got, col, stdsha1.Sum(msg))
@@ -204,10 +201,7 @@ func TestMarshalCompat(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(22, 4))
-	plain := make([]byte, 1000)
-	for i := range plain {
-		plain[i] = byte(rng.Uint32())
-	}
+	plain := randomBytes(rng, 1000)
 	for _, msg := range [][]byte{plain, shambles} {
 		for cut := 0; cut <= len(msg); cut += 1 + rng.IntN(100) {
 			ours := sha1dc.New().(sha1dc.CollisionResistantHash)
@@ -250,6 +244,15 @@ func TestMarshalCompat(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomBytes returns n random bytes of rng, each the low byte of a Uint32.
+func randomBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
 }
 
 // FuzzSum compares sha1dc with sha1cd on any message.

@@ -42,7 +42,7 @@ type ISA interface {
 	Shr(dst, a vreg, n int)
 	Rol(dst, a vreg, n int) // not with RotateInPlace
 	// Logic3 sets dst = f(a, b, c) bit by bit, with imm the truth table
-	// of f as VPTERNLOGD takes it (see ternary). Only if Ternary.
+	// of f as VPTERNLOGD takes it (sha1sched.Func.Ternary). Only if Ternary.
 	Logic3(dst, a, b vreg, c source, imm uint8)
 }
 
@@ -129,8 +129,9 @@ func xmm(r reg.VecPhysical) reg.VecPhysical   { return r.AsX().(reg.VecPhysical)
 func ymmOf(r reg.VecPhysical) reg.VecPhysical { return r.AsY().(reg.VecPhysical) }
 
 // amd64 is what the AVX2 and AVX-512 backends share: the scalar code, the
-// registers it keeps, and the operations whose mnemonic is the same in the
-// VEX and EVEX encodings, where avo picks the encoding from the registers.
+// registers it keeps, the operations whose mnemonic is the same in the VEX
+// and EVEX encodings, where avo picks the encoding from the registers, and
+// the moves and loads, through each encoding's mov and insert.
 type amd64 struct {
 	ctx      *build.Context
 	vecs     []reg.VecPhysical // vreg i is vecs[i]
@@ -139,6 +140,9 @@ type amd64 struct {
 	// early, if set, emits what must come before Begin's exit without a
 	// block: a checking kernel's zero result (check_amd64.go).
 	early func()
+	// mov and insert are the encoding's unaligned move and insert of 128
+	// bits (VMOVDQU, VINSERTI128 or VMOVDQU32, VINSERTI32X4).
+	mov, insert func(ops ...Op)
 }
 
 // The general registers of the kernels.
@@ -247,6 +251,23 @@ func (b *amd64) lane(l, g int) Mem {
 	return Mem{Base: lanePtr, Disp: 16 * g}
 }
 
+func (b *amd64) Move(dst vreg, src source) {
+	if src != dst {
+		b.mov(b.op(src), b.v(dst))
+	}
+}
+func (b *amd64) LoadH(dst vreg, row int) { b.mov(b.hRow(row), b.v(dst)) }
+func (b *amd64) Store(s slot, src vreg)  { b.mov(b.v(src), b.op(s)) }
+
+func (b *amd64) LoadPart(dst vreg, lane, g, q int) {
+	m := b.lane(lane, g)
+	if q == 0 {
+		b.mov(m, xmm(b.v(dst)))
+		return
+	}
+	b.insert(U8(q), m, b.v(dst), b.v(dst))
+}
+
 func (b *amd64) Finish() {
 	b.ctx.VZEROUPPER()
 	b.ctx.RET()
@@ -282,7 +303,9 @@ type avx2 struct {
 
 // AVX2 returns the backend of the 8-lane "avx2x8" kernel.
 func AVX2(ctx *build.Context) Backend {
-	return &avx2{amd64: amd64{ctx: ctx, vecs: ymm, lanes: 8}}
+	return &avx2{amd64: amd64{ctx: ctx, vecs: ymm, lanes: 8,
+		mov:    func(ops ...Op) { ctx.VMOVDQU(ops[0], ops[1]) },
+		insert: func(ops ...Op) { ctx.VINSERTI128(ops[0], ops[1], ops[2], ops[3]) }}}
 }
 
 func (*avx2) Name() string                  { return "avx2x8" }
@@ -308,13 +331,6 @@ func (b *avx2) Retire(counts, blk, mask vreg) {
 	b.mask = b.v(mask)
 }
 
-func (b *avx2) Move(dst vreg, src source) {
-	if src != dst {
-		b.ctx.VMOVDQU(b.op(src), b.v(dst))
-	}
-}
-func (b *avx2) LoadH(dst vreg, row int)      { b.ctx.VMOVDQU(b.hRow(row), b.v(dst)) }
-func (b *avx2) Store(s slot, src vreg)       { b.ctx.VMOVDQU(b.v(src), b.op(s)) }
 func (b *avx2) AddK(dst, a vreg, i int)      { b.ctx.VPADDD(b.k.Offset(32*i), b.v(a), b.v(dst)) }
 func (b *avx2) Xor(dst, a vreg, x source)    { b.ctx.VPXOR(b.op(x), b.v(a), b.v(dst)) }
 func (b *avx2) And(dst, a vreg, x source)    { b.ctx.VPAND(b.op(x), b.v(a), b.v(dst)) }
@@ -323,15 +339,6 @@ func (b *avx2) AndNot(dst, a vreg, x source) { b.ctx.VPANDN(b.op(x), b.v(a), b.v
 func (b *avx2) Rol(dst, a vreg, n int)       { panic("sha1many: AVX2 has no vector rotate") }
 func (b *avx2) Logic3(_, _, _ vreg, _ source, _ uint8) {
 	panic("sha1many: AVX2 has no three-input logic instruction")
-}
-
-func (b *avx2) LoadPart(dst vreg, lane, g, q int) {
-	m := b.lane(lane, g)
-	if q == 0 {
-		b.ctx.VMOVDQU(m, xmm(b.v(dst)))
-		return
-	}
-	b.ctx.VINSERTI128(U8(q), m, b.v(dst), b.v(dst))
 }
 
 func (b *avx2) GatherTemps() int { return 4 }
@@ -376,7 +383,7 @@ var liveMask, gatherMask = reg.K1, reg.K2
 
 // AVX512 returns the backend of the 16-lane "avx512x16" kernel.
 func AVX512(ctx *build.Context) Backend {
-	return &avx512{amd64: amd64{ctx: ctx, vecs: zmm, lanes: 16}}
+	return &avx512{amd64: amd64{ctx: ctx, vecs: zmm, lanes: 16, mov: ctx.VMOVDQU32, insert: ctx.VINSERTI32X4}}
 }
 
 func (*avx512) Name() string                  { return "avx512x16" }
@@ -403,13 +410,6 @@ func (b *avx512) Retire(counts, blk, _ vreg) {
 	b.ctx.VPADDD_BCST(b.one, b.v(blk), b.v(blk))
 }
 
-func (b *avx512) Move(dst vreg, src source) {
-	if src != dst {
-		b.ctx.VMOVDQU32(b.op(src), b.v(dst))
-	}
-}
-func (b *avx512) LoadH(dst vreg, row int)      { b.ctx.VMOVDQU32(b.hRow(row), b.v(dst)) }
-func (b *avx512) Store(s slot, src vreg)       { b.ctx.VMOVDQU32(b.v(src), b.op(s)) }
 func (b *avx512) AddK(dst, a vreg, i int)      { b.ctx.VPADDD_BCST(b.k.Offset(4*i), b.v(a), b.v(dst)) }
 func (b *avx512) Xor(dst, a vreg, x source)    { b.ctx.VPXORD(b.op(x), b.v(a), b.v(dst)) }
 func (b *avx512) And(dst, a vreg, x source)    { b.ctx.VPANDD(b.op(x), b.v(a), b.v(dst)) }
@@ -426,15 +426,6 @@ func (b *avx512) Logic3(dst, a, x vreg, y source, imm uint8) {
 		b.ctx.VMOVDQA32(b.v(a), b.v(dst))
 	}
 	b.ctx.VPTERNLOGD(U8(imm), b.op(y), b.v(x), b.v(dst))
-}
-
-func (b *avx512) LoadPart(dst vreg, lane, g, q int) {
-	m := b.lane(lane, g)
-	if q == 0 {
-		b.ctx.VMOVDQU32(m, xmm(b.v(dst)))
-		return
-	}
-	b.ctx.VINSERTI32X4(U8(q), m, b.v(dst), b.v(dst))
 }
 
 func (b *avx512) GatherTemps() int { return 3 }

@@ -1,12 +1,9 @@
 package sha1many
 
 import (
-	"flag"
 	"fmt"
 
 	"github.com/mmcloughlin/avo/build"
-	"github.com/simdhash/simdhash/gen/internal/avogen"
-	"github.com/simdhash/simdhash/gen/internal/knob"
 	"github.com/simdhash/simdhash/gen/internal/ubc"
 	"github.com/simdhash/simdhash/gen/internal/ubcvec"
 )
@@ -136,9 +133,5 @@ func GenerateChecked(b Backend, p Params, name string) error {
 // MainChecked is the whole main function of the generator gen/<name> of
 // the checking kernel fn of package sha1dc, as Main is of the plain ones.
 func MainChecked(name string, newBackend func(*build.Context) Backend, fn string) {
-	b := newBackend(nil)
-	p := DefaultParams(b.Lanes())
-	avogen.Main(name, "sha1dc", func(fs *flag.FlagSet) { knob.Register(fs, p.Knobs(b)...) }, func(ctx *build.Context) error {
-		return GenerateChecked(newBackend(ctx), p, fn)
-	})
+	mainOf(name, "sha1dc", newBackend, fn, GenerateChecked)
 }

@@ -24,13 +24,7 @@ var checkK = [3]reg.OpmaskPhysical{reg.K3, reg.K4, reg.K5}
 // Begin's exit without a block, the records' common part, the result.
 type recorder struct{ ctx *build.Context }
 
-func (r recorder) result() Mem {
-	m, err := r.ctx.ReturnIndex(0).Resolve()
-	if err != nil {
-		panic("sha1many: " + err.Error())
-	}
-	return m.Addr
-}
+func (r recorder) result() Mem { return avogen.Addr(r.ctx.ReturnIndex(0)) }
 
 // zero is amd64's early: the result and the count of records start at 0.
 func (r recorder) zero() {
@@ -62,6 +56,15 @@ func (r recorder) record(mov func(ops ...Op), masks, scratch reg.VecPhysical, hR
 	c.ADDL(recTmp.As32(), recCount.As32())
 }
 
+// dvsTable emits the table of the DVs of each term of ubc.Terms.
+func (r recorder) dvsTable() Mem {
+	var dvs []uint32
+	for _, t := range ubc.Terms {
+		dvs = append(dvs, t.DVs)
+	}
+	return avogen.Table(r.ctx, "ubcDVs", dvs)
+}
+
 func (r recorder) CheckFinish() { r.ctx.MOVL(recCount.As32(), r.result()) }
 
 // checkedAVX512 is the 16-lane kernel with the check: the accumulator is
@@ -90,11 +93,7 @@ func (b *checkedAVX512) Constants() {
 		bits = append(bits, 1<<k)
 	}
 	b.bits = avogen.Table(b.ctx, "ubcBits", bits)
-	var dvs []uint32
-	for _, t := range ubc.Terms {
-		dvs = append(dvs, t.DVs)
-	}
-	b.dvs = avogen.Table(b.ctx, "ubcDVs", dvs)
+	b.dvs = b.dvsTable()
 }
 
 // CheckBegin takes the lane mask's register, which the AVX-512 kernel
@@ -135,7 +134,7 @@ func (b *checkedAVX512) CheckRecord(scratch vreg) {
 	c.VPTERNLOGD(U8(0x0f), b.acc, b.acc, b.acc) // the masks: ^acc
 	c.VPTESTMD(b.acc, b.acc, liveMask, k)
 	c.VMOVDQA32_Z(b.acc, k, b.acc)
-	b.record(c.VMOVDQU32, b.acc, b.v(scratch), b.hRow, func() { c.KORTESTW(k, k) })
+	b.record(b.mov, b.acc, b.v(scratch), b.hRow, func() { c.KORTESTW(k, k) })
 }
 
 // checkedAVX2 is the 8-lane kernel with the check. Its 16 YMM registers
@@ -164,11 +163,7 @@ func AVX2Checked(ctx *build.Context) Backend {
 
 func (b *checkedAVX2) Constants() {
 	b.avx2.Constants()
-	var dvs []uint32
-	for _, t := range ubc.Terms {
-		dvs = append(dvs, t.DVs)
-	}
-	b.dvs = avogen.Table(b.ctx, "ubcDVs", dvs)
+	b.dvs = b.dvsTable()
 }
 
 // Setup keeps the block number in a stack slot, from 0; the counts are
@@ -228,5 +223,5 @@ func (b *checkedAVX2) CheckRecord(scratch vreg) {
 	c := b.ctx
 	c.Comment("The record of this block: its lanes' masks, h before it, its number; kept if a mask is not zero.")
 	c.VPANDN(b.avx2.mask, b.acc, b.t0) // ^acc & live
-	b.record(func(ops ...Op) { c.VMOVDQU(ops[0], ops[1]) }, b.t0, b.v(scratch), b.hRow, func() { c.VPTEST(b.t0, b.t0) })
+	b.record(b.mov, b.t0, b.v(scratch), b.hRow, func() { c.VPTEST(b.t0, b.t0) })
 }

@@ -2,6 +2,7 @@ package sha1many
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 	"github.com/simdhash/simdhash/gen/internal/ubcvec"
@@ -201,19 +202,9 @@ func (e *emitter) updateH(v, to vars) {
 	}
 	temps := []vreg{e.s0, e.s1}
 	for len(pending) > 0 {
-		ready := -1
-		for i, m := range pending {
-			blocked := false
-			for j, o := range pending {
-				if j != i && o.src == m.dst {
-					blocked = true
-				}
-			}
-			if !blocked {
-				ready = i
-				break
-			}
-		}
+		ready := slices.IndexFunc(pending, func(m move) bool { // the first whose destination no other move reads
+			return !slices.ContainsFunc(pending, func(o move) bool { return o != m && o.src == m.dst })
+		})
 		if ready < 0 { // every destination is another's source: a cycle
 			t := temps[0]
 			temps = temps[1:]
@@ -278,17 +269,6 @@ func (e *emitter) rol(dst, a vreg, n int, tmp vreg) []step {
 	}
 }
 
-// ternary returns the truth table of f as VPTERNLOGD's immediate: bit
-// 4a+2b+c is f(a, b, c), with a from the first source (the destination),
-// b from the second and c from the third (Intel SDM, vol. 2C, VPTERNLOGD).
-func ternary(f func(a, b, c uint32) uint32) uint8 {
-	var imm uint8
-	for i := 0; i < 8; i++ {
-		imm |= uint8(f(uint32(i>>2), uint32(i>>1), uint32(i))&1) << i
-	}
-	return imm
-}
-
 // f returns the steps that compute f_t(b, c, d) into b's register and add
 // it into e, as one three-input logic instruction where the backend has
 // one, else from the form of Params (sha1sched.FormOf): the result in b's
@@ -299,7 +279,7 @@ func (e *emitter) f(t int, v vars) []step {
 	b, s, ft := e.a, e.s0, sha1sched.F(t)
 	addF := func() { b.Add(v.e, v.e, v.b) }
 	if b.Ternary() {
-		return []step{func() { b.Logic3(v.b, v.b, v.c, v.d, ternary(ft.Eval)) }, addF}
+		return []step{func() { b.Logic3(v.b, v.b, v.c, v.d, ft.Ternary()) }, addF}
 	}
 	leaves := [...]vreg{sha1sched.InB: v.b, sha1sched.InC: v.c, sha1sched.InD: v.d}
 	ops := [...]func(dst, a vreg, x source){sha1sched.OpAnd: b.And, sha1sched.OpOr: b.Or, sha1sched.OpXor: b.Xor}
@@ -389,7 +369,7 @@ func (e *emitter) wordSteps(w int) []step {
 	switch {
 	case e.wregs != nil && b.Ternary():
 		steps = append(steps, func() {
-			b.Logic3(x, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), ternary(sha1sched.FParity.Eval))
+			b.Logic3(x, e.readWReg(w-16), e.readWReg(w-14), e.readW(w-8), sha1sched.FParity.Ternary())
 		})
 	case e.wregs != nil:
 		steps = append(steps,

@@ -118,10 +118,7 @@ func runOnMachine(t *testing.T, f *ir.File, h [5][16]uint32, in *lanesIn, n int)
 func expect(h [5][16]uint32, in *lanesIn, lanes int) [5][16]uint32 {
 	for l := 0; l < lanes; l++ {
 		s := [5]uint32{h[0][l], h[1][l], h[2][l], h[3][l], h[4][l]}
-		data := in.blocks(l)
-		for i := 0; i < len(data)/64; i++ {
-			ref.SHA1Block(&s, (*[64]byte)(data[64*i:]))
-		}
+		ref.SHA1Blocks(&s, in.blocks(l))
 		for w := range s {
 			h[w][l] = s[w]
 		}
@@ -211,10 +208,10 @@ func TestEmulated(t *testing.T) {
 func TestTernary(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		f    func(b, c, d uint32) uint32
+		f    sha1sched.Func
 		want uint8
-	}{{"Ch", sha1sched.FCh.Eval, 0xca}, {"Parity", sha1sched.FParity.Eval, 0x96}, {"Maj", sha1sched.FMaj.Eval, 0xe8}} {
-		if got := ternary(c.f); got != c.want {
+	}{{"Ch", sha1sched.FCh, 0xca}, {"Parity", sha1sched.FParity, 0x96}, {"Maj", sha1sched.FMaj, 0xe8}} {
+		if got := c.f.Ternary(); got != c.want {
 			t.Errorf("%s: %#x, want %#x", c.name, got, c.want)
 		}
 	}

@@ -60,12 +60,8 @@ func TestEncodings(t *testing.T) {
 		// The vector and opmask instructions, in order on both sides (the
 		// assembler adds only scalar ones: the frame's prologue and
 		// epilogue).
-		var gnu, want []string
-		for _, l := range strings.Split(string(out), "\n") {
-			if m := objdumpLine.FindStringSubmatch(l); m != nil && (m[1][0] == 'v' || m[1][0] == 'k') {
-				gnu = append(gnu, m[1])
-			}
-		}
+		gnu := gentest.Words(out, objdumpLine)
+		var want []string
 		for _, inst := range files[i].Functions()[0].Instructions() {
 			if c, ok := canonGo(inst); ok {
 				want = append(want, c)
@@ -84,7 +80,9 @@ func TestEncodings(t *testing.T) {
 	t.Logf("%d vector and opmask instructions of %d kernels match", checked, len(vs))
 }
 
-var objdumpLine = regexp.MustCompile(`^\s+[0-9a-f]+:\t(.*?)\s*(?:#.*)?$`)
+// objdumpLine matches a line of objdump's disassembly whose instruction
+// is a vector or opmask one (v..., k...).
+var objdumpLine = regexp.MustCompile(`^\s+[0-9a-f]+:\t([vk].*?)\s*(?:#.*)?$`)
 
 // canonGo renders a vector or opmask instruction of avo as "mnemonic
 // operand,operand {mask}", in Go's operand order (which AT&T syntax

@@ -92,3 +92,14 @@ func (x *Expr) Op2(p, q uint32) uint32 {
 func (f Func) Eval(b, c, d uint32) uint32 {
 	return [...]uint32{FCh: b&c | ^b&d, FParity: b ^ c ^ d, FMaj: b&c | b&d | c&d}[f]
 }
+
+// Ternary returns the truth table of f as VPTERNLOGD's immediate: bit
+// 4b+2c+d is f(b, c, d), with b from the first source (the destination),
+// c from the second and d from the third (Intel SDM, vol. 2C, VPTERNLOGD).
+func (f Func) Ternary() uint8 {
+	var imm uint8
+	for i := range 8 {
+		imm |= uint8(f.Eval(uint32(i>>2), uint32(i>>1), uint32(i))&1) << i
+	}
+	return imm
+}

@@ -148,3 +148,22 @@ func (s *Schedule) Fit() {
 }
 
 func (s Schedule) String() string { return knob.Format(s.Knobs()...) }
+
+// Schedules returns every valid schedule, in the order of the knobs: every
+// look-ahead, placement and form, for the tests that try them all.
+func Schedules() []Schedule {
+	var out []Schedule
+	for l := wordsPerGroup; l <= RingWords; l++ {
+		for p := range len(placementSpec.Choices) {
+			for c := range len(chSpec.Choices) {
+				for m := range len(majSpec.Choices) {
+					s := Schedule{Lookahead(l), Placement(p), Ch(c), Maj(m)}
+					if s.Validate() == nil {
+						out = append(out, s)
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -72,7 +72,7 @@ func (b *model) exitFlagged() {
 func TestChecked(t *testing.T) {
 	rng := rand.New(rand.NewSource(22))
 	for _, shape := range shapes {
-		for _, s := range schedules() {
+		for _, s := range Schedules() {
 			if s.Ch != ChXor || s.Maj != MajXor {
 				continue // the forms change no W
 			}

@@ -1,9 +1,7 @@
 package sha1sched
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"math/rand"
 	"strings"
 	"testing"
@@ -13,34 +11,10 @@ import (
 
 var shapes = []RotateShape{RotateInPlace, RotateInto}
 
-// schedules returns every valid schedule: every look-ahead, placement and
-// form.
-func schedules() []Schedule {
-	var out []Schedule
-	for l := wordsPerGroup; l <= RingWords; l++ {
-		for p := range len(placementSpec.Choices) {
-			for c := range len(chSpec.Choices) {
-				for m := range len(majSpec.Choices) {
-					s := Schedule{Lookahead(l), Placement(p), Ch(c), Maj(m)}
-					if s.Validate() == nil {
-						out = append(out, s)
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-// fipsW returns the schedule words W[0..79] of block (FIPS 180-4, 6.1.2).
+// fipsW returns the schedule words W[0..79] of block (FIPS 180-4, 6.1.2),
+// as the reference computes them.
 func fipsW(block []byte) [80]uint32 {
-	var w [80]uint32
-	for t := 0; t < 16; t++ {
-		w[t] = binary.BigEndian.Uint32(block[4*t:])
-	}
-	for t := 16; t < 80; t++ {
-		w[t] = bits.RotateLeft32(w[t-3]^w[t-8]^w[t-14]^w[t-16], 1)
-	}
+	w, _ := ref.SHA1Steps([5]uint32{}, (*[64]byte)(block))
 	return w
 }
 
@@ -96,7 +70,7 @@ func TestGroupsComputeW(t *testing.T) {
 // runs what Generate describes.
 func TestModelMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	all := schedules()
+	all := Schedules()
 	if len(all) != 13*3*2*3-3*2*3 {
 		t.Fatalf("%d schedules: the knobs changed, update the count", len(all))
 	}
@@ -137,7 +111,7 @@ func TestTrace(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	c := Contract{Trace: []int{58, 65, 1, 80}, Result: Absorbed}
 	for _, shape := range shapes {
-		for _, s := range schedules() {
+		for _, s := range Schedules() {
 			if s.Ch != ChXor || s.Maj != MajXor {
 				continue // the forms change no W and no state
 			}
@@ -185,7 +159,7 @@ func TestTrace(t *testing.T) {
 func TestSpills(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	for _, shape := range shapes {
-		for i, s := range schedules() {
+		for i, s := range Schedules() {
 			b := newModel(shape)
 			b.regs = []int{SpillRegisters, SpillRegisters + 1}[i%2]
 			hashes(t, b, s, rng, fmt.Sprintf("%d registers", b.regs))
@@ -319,7 +293,7 @@ func TestForms(t *testing.T) {
 
 // Knob values print and parse back, and Set rejects what is not a choice.
 func TestKnobRoundTrip(t *testing.T) {
-	for _, s := range schedules() {
+	for _, s := range Schedules() {
 		var q Schedule
 		for i, k := range q.Knobs() {
 			if err := k.Set(s.Knobs()[i].String()); err != nil {

@@ -1,7 +1,6 @@
 package sha1shani
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -44,7 +43,6 @@ import (
 var (
 	checkT    = [ubcvec.Temps]reg.VecPhysical{reg.X10, reg.X11}
 	checkAcc  = reg.X12
-	checkLoad = reg.X13 // a group operand of Xor, loaded
 	checkBuf  = reg.R8  // the buffer of W, aligned
 	checkP0   = reg.R9  // p's first block
 	checkMask = reg.RAX // the mask, at the end of a block
@@ -215,11 +213,7 @@ func GenerateChecked(ctx *build.Context, name string, form CheckForm) error {
 	}
 	hp, end, ptr := reg.RDI, reg.RDX, reg.RSI
 
-	var rev [16]byte // byte k of the result is byte 15-k of the source
-	for i := range rev {
-		rev[i] = byte(15 - i)
-	}
-	mask := avogen.Table(ctx, "shaniBswap", []uint64{binary.LittleEndian.Uint64(rev[:]), binary.LittleEndian.Uint64(rev[8:])})
+	mask := bswapTable(ctx, "shaniBswap")
 	k.tab = sha1x86.NewCheckTable(ctx, "ubcD", 1, true)
 
 	cn := sha1sched.Contract{Result: sha1sched.Checked}
@@ -319,13 +313,7 @@ func (k *checker) finish(x, e reg.VecPhysical, hp reg.GPPhysical) {
 }
 
 // result is the memory of the result called name.
-func (k *checker) result(name string) Mem {
-	m, err := k.ctx.Return(name).Resolve()
-	if err != nil {
-		panic("sha1shani: " + err.Error())
-	}
-	return m.Addr
-}
+func (k *checker) result(name string) Mem { return avogen.Addr(k.ctx.Return(name)) }
 
 // The gather form (AVX-512), on registers the SHA instructions' legacy SSE
 // encodings cannot name, so that the two never share one: the two tables

@@ -1,16 +1,14 @@
 package sha1shani
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/sha1x86"
-	"github.com/simdhash/simdhash/gen/internal/ubc"
-	"github.com/simdhash/simdhash/gen/internal/x86emu"
 )
 
 // checkOnly emits check(w *[80]uint32) uint32: the checking kernel's UBC
@@ -60,28 +58,7 @@ func TestCheckEmulated(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := build.NewContext()
 			checkOnly(t, ctx, form)
-			f, err := x86emu.Compile(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fn := x86emu.Function(f, "check")
-			rng := rand.New(rand.NewPCG(22, 1))
-			try := func(w *[80]uint32, what string) {
-				t.Helper()
-				m := x86emu.New(f)
-				var b []byte
-				for _, x := range w {
-					b = binary.LittleEndian.AppendUint32(b, x)
-				}
-				m.Args["w"] = m.Alloc("w", b, false)
-				m.Run(fn, 1<<16)
-				if got, want := uint32(m.Args["ret"]), ubc.Mask(w); got != want {
-					t.Fatalf("%s: mask %#08x, ubc.Mask %#08x", what, got, want)
-				}
-			}
-			for w, what := range ubc.Cases(rng, 100, 1) {
-				try(w, what)
-			}
+			gentest.EmulatedMasks(t, ctx, rand.New(rand.NewPCG(22, 1)), false, false)
 		})
 	}
 }

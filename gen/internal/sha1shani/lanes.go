@@ -1,14 +1,12 @@
 package sha1shani
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/simdhash/simdhash/gen/internal/avogen"
 	"github.com/simdhash/simdhash/gen/internal/sha1sched"
 )
 
@@ -250,11 +248,7 @@ func GenerateLanes(ctx *build.Context, name string, streams int) error {
 	a := &laneEmitter{ctx: ctx}
 	a.plan(streams)
 
-	var rev [16]byte // byte k of the result is byte 15-k of the source
-	for k := range rev {
-		rev[k] = byte(15 - k)
-	}
-	mask := avogen.Table(ctx, fmt.Sprintf("shaniLanes%dBswap", streams), []uint64{binary.LittleEndian.Uint64(rev[:]), binary.LittleEndian.Uint64(rev[8:])})
+	mask := bswapTable(ctx, fmt.Sprintf("shaniLanes%dBswap", streams))
 
 	ctx.Function(name)
 	var attrs attr.Attribute

@@ -245,6 +245,16 @@ func (a *emitter) rnds4(dst, src vec, f int) {
 	a.ctx.SHA1RNDS4(U8(f), a.reg(src), a.reg(dst))
 }
 
+// bswapTable emits, as the table name, the PSHUFB indexes that reverse
+// the 16 bytes of a vector (bswap's).
+func bswapTable(ctx *build.Context, name string) Mem {
+	var rev [16]byte // byte k of the result is byte 15-k of the source
+	for k := range rev {
+		rev[k] = byte(15 - k)
+	}
+	return avogen.Table(ctx, name, []uint64{binary.LittleEndian.Uint64(rev[:]), binary.LittleEndian.Uint64(rev[8:])})
+}
+
 // Generate emits the kernel name for streams streams (1 to 2) into ctx:
 // for one, blockSHANI's contract, the Blocks form (it absorbs len(p)/64
 // whole blocks of p into h); for more, the Streams form (n blocks of each
@@ -260,11 +270,7 @@ func Generate(ctx *build.Context, name string, streams int) error {
 	a := &emitter{ctx: ctx, ptr: []reg.GPPhysical{reg.RSI, reg.R8, reg.R9, reg.R10}[:streams]}
 	hp, end := reg.RDI, reg.RDX
 
-	var rev [16]byte // byte k of the result is byte 15-k of the source
-	for k := range rev {
-		rev[k] = byte(15 - k)
-	}
-	mask := avogen.Table(ctx, "shaniBswap", []uint64{binary.LittleEndian.Uint64(rev[:]), binary.LittleEndian.Uint64(rev[8:])})
+	mask := bswapTable(ctx, "shaniBswap")
 
 	ctx.Function(name)
 	ctx.Attributes(attr.NOSPLIT)

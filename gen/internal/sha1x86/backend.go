@@ -144,20 +144,26 @@ func (e *backend) NextBlock() {
 }
 
 func (e *backend) Finish() {
-	c := e.ctx
 	e.checkExit()
+	e.finish(func(p string) { e.ctx.Load(e.ctx.Param(p), e.ptr) }, e.ptr, e.tmp)
+	e.flaggedExit()
+}
+
+// finish adds a..e into h and stores it through ptr, which load sets to
+// the parameter it names, copies the trace through tmp, and returns.
+func (e *backend) finish(load func(param string), ptr, tmp reg.GPPhysical) {
+	c := e.ctx
 	e.count()
 	c.Comment("Store h.")
-	c.Load(c.Param("h"), e.ptr)
+	load("h")
 	for i, r := range e.sum(e.vars(80)) {
-		c.MOVL(r, Mem{Base: e.ptr, Disp: 4 * i})
+		c.MOVL(r, Mem{Base: ptr, Disp: 4 * i})
 	}
 	if e.c.Trace != nil {
-		e.copyTrace(func(p string) { c.Load(c.Param(p), e.ptr) }, e.ptr, e.tmp)
+		e.copyTrace(load, ptr, tmp)
 	}
 	c.Label("done")
 	c.RET()
-	e.flaggedExit()
 }
 
 // copyTrace copies the trace from the stack to the caller's w and s, each
@@ -208,20 +214,12 @@ func (e *backend) begin(name string, attrs attr.Attribute, how string, k sha1sch
 		if e.frame != nil {
 			e.ret = e.arg("ret")
 		} else {
-			ret, err := c.ReturnIndex(0).Resolve()
-			if err != nil {
-				panic("sha1x86: " + err.Error())
-			}
-			e.ret = ret.Addr
+			e.ret = avogen.Addr(c.ReturnIndex(0))
 		}
 		c.MOVL(U32(0), e.ret)
 	}
 	if k.Result == sha1sched.Checked {
-		m, err := c.Return("mask").Resolve()
-		if err != nil {
-			panic("sha1x86: " + err.Error())
-		}
-		c.MOVL(U32(0), m.Addr)
+		c.MOVL(U32(0), avogen.Addr(c.Return("mask")))
 	}
 }
 

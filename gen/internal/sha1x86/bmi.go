@@ -2,6 +2,7 @@ package sha1x86
 
 import (
 	"fmt"
+	"slices"
 
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -228,12 +229,7 @@ func (e *backend) parallelMove(dst, src []reg.GPPhysical) {
 		}
 	}
 	read := func(r reg.GPPhysical) bool {
-		for _, m := range pending {
-			if m.src == r {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(pending, func(m move) bool { return m.src == r })
 	}
 	for len(pending) > 0 {
 		i := 0

@@ -3,6 +3,7 @@ package sha1x86
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -160,7 +161,7 @@ func (e *backend) flaggedExit() {
 
 // CheckedName is the name of kernel k's checking function in package
 // sha1dc: checkSSSE3, checkAVX, checkAVX2.
-func (k Kernel) CheckedName() string { return "check" + upper(k.Name) }
+func (k Kernel) CheckedName() string { return "check" + strings.ToUpper(k.Name) }
 
 // MainChecked is the whole main function of the generator of kernel k's
 // checking variant for package sha1dc (gen/sha1dc_<name>): it parses

@@ -1,16 +1,14 @@
 package sha1x86
 
 import (
-	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-	"github.com/simdhash/simdhash/gen/internal/ubc"
+	"github.com/simdhash/simdhash/gen/internal/gentest"
 	"github.com/simdhash/simdhash/gen/internal/ubcvec"
-	"github.com/simdhash/simdhash/gen/internal/x86emu"
 )
 
 // checkOnly emits check(w *[160]uint32) uint64: the UBC check of
@@ -64,40 +62,7 @@ func TestCheckEmulated(t *testing.T) {
 		t.Run(k.Name, func(t *testing.T) {
 			ctx := build.NewContext()
 			checkOnly(ctx, k)
-			f, err := x86emu.Compile(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fn := x86emu.Function(f, "check")
-			rng := rand.New(rand.NewPCG(22, uint64(len(k.Name))))
-			run := func(w, v *[80]uint32) (uint32, uint32) {
-				m := x86emu.New(f)
-				var b []byte
-				for _, x := range append(w[:], v[:]...) {
-					b = binary.LittleEndian.AppendUint32(b, x)
-				}
-				m.Args["w"] = m.Alloc("w", b, false)
-				m.Run(fn, 1<<16)
-				r := m.Args["ret"]
-				return uint32(r), uint32(r >> 32)
-			}
-			try := func(w *[80]uint32, what string) {
-				t.Helper()
-				var v [80]uint32
-				for i := range v {
-					v[i] = rng.Uint32()
-				}
-				m0, m1 := run(w, &v)
-				if want := ubc.Mask(w); m0 != want {
-					t.Fatalf("%s: mask %#08x, ubc.Mask %#08x", what, m0, want)
-				}
-				if want := ubc.Mask(&v); k.pair && m1 != want {
-					t.Fatalf("%s, the pair's second block: mask %#08x, ubc.Mask %#08x", what, m1, want)
-				}
-			}
-			for w, what := range ubc.Cases(rng, 100, 1) {
-				try(w, what)
-			}
+			gentest.EmulatedMasks(t, ctx, rand.New(rand.NewPCG(22, uint64(len(k.Name)))), true, k.pair)
 		})
 	}
 }

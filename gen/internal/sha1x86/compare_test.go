@@ -49,19 +49,8 @@ func compareVariant(t *testing.T, name, flags string) (Kernel, Params) {
 }
 
 // scratchCompare is the timing loop of TestCompare, run in the scratch
-// package (gentest.Compare).
-const scratchCompare = `//go:build amd64
-
-package sweep
-
-import (
-	"fmt"
-	"os"
-	"testing"
-	"time"
-)
-
-func TestCompare(t *testing.T) {
+// package (gentest.Compare, which adds the package clause and imports).
+const scratchCompare = `func TestCompare(t *testing.T) {
 	blocks, rounds, reps := 64, 4000, 20
 	fmt.Sscan(os.Getenv("SIMDHASH_COMPARE_BLOCKS"), &blocks)
 	fmt.Sscan(os.Getenv("SIMDHASH_COMPARE_ROUNDS"), &rounds)

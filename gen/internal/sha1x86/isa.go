@@ -79,20 +79,19 @@ func (s sse) commutative(op func(src, dst Op), dst, a, b reg.VecPhysical) {
 	}
 }
 
-func (s sse) Copy(dst, src reg.VecPhysical) {
-	if dst != src {
-		s.ctx.MOVO(src, dst)
-	}
-}
-func (s sse) Load(dst reg.VecPhysical, m Mem)  { s.ctx.MOVOU(m, dst) }
-func (s sse) Store(m Mem, src reg.VecPhysical) { s.ctx.MOVOU(src, m) }
-func (s sse) Shuffle(dst, a, idx reg.VecPhysical) {
+// two emits op(src, dst) for dst = op(a, src), copying a into dst first.
+func (s sse) two(op func(src, dst Op), dst, a reg.VecPhysical, src Op) {
 	s.into(dst, a)
-	s.ctx.PSHUFB(idx, dst)
+	op(src, dst)
 }
-func (s sse) Xor(dst, a, b reg.VecPhysical)   { s.commutative(s.ctx.PXOR, dst, a, b) }
-func (s sse) Or(dst, a, b reg.VecPhysical)    { s.commutative(s.ctx.POR, dst, a, b) }
-func (s sse) Add32(dst, a, b reg.VecPhysical) { s.commutative(s.ctx.PADDL, dst, a, b) }
+
+func (s sse) Copy(dst, src reg.VecPhysical)       { s.into(dst, src) }
+func (s sse) Load(dst reg.VecPhysical, m Mem)     { s.ctx.MOVOU(m, dst) }
+func (s sse) Store(m Mem, src reg.VecPhysical)    { s.ctx.MOVOU(src, m) }
+func (s sse) Shuffle(dst, a, idx reg.VecPhysical) { s.two(s.ctx.PSHUFB, dst, a, idx) }
+func (s sse) Xor(dst, a, b reg.VecPhysical)       { s.commutative(s.ctx.PXOR, dst, a, b) }
+func (s sse) Or(dst, a, b reg.VecPhysical)        { s.commutative(s.ctx.POR, dst, a, b) }
+func (s sse) Add32(dst, a, b reg.VecPhysical)     { s.commutative(s.ctx.PADDL, dst, a, b) }
 func (s sse) AddMem32(dst, a reg.VecPhysical, m Mem) {
 	if dst == a {
 		s.ctx.PADDL(m, dst)
@@ -101,22 +100,10 @@ func (s sse) AddMem32(dst, a reg.VecPhysical, m Mem) {
 	s.ctx.MOVOU(m, dst)
 	s.ctx.PADDL(a, dst)
 }
-func (s sse) Shl32(dst, a reg.VecPhysical, n int) {
-	s.into(dst, a)
-	s.ctx.PSLLL(U8(n), dst)
-}
-func (s sse) Shr32(dst, a reg.VecPhysical, n int) {
-	s.into(dst, a)
-	s.ctx.PSRLL(U8(n), dst)
-}
-func (s sse) ShlBytes(dst, a reg.VecPhysical, n int) {
-	s.into(dst, a)
-	s.ctx.PSLLO(U8(n), dst)
-}
-func (s sse) ShrBytes(dst, a reg.VecPhysical, n int) {
-	s.into(dst, a)
-	s.ctx.PSRLO(U8(n), dst)
-}
+func (s sse) Shl32(dst, a reg.VecPhysical, n int)    { s.two(s.ctx.PSLLL, dst, a, U8(n)) }
+func (s sse) Shr32(dst, a reg.VecPhysical, n int)    { s.two(s.ctx.PSRLL, dst, a, U8(n)) }
+func (s sse) ShlBytes(dst, a reg.VecPhysical, n int) { s.two(s.ctx.PSLLO, dst, a, U8(n)) }
+func (s sse) ShrBytes(dst, a reg.VecPhysical, n int) { s.two(s.ctx.PSRLO, dst, a, U8(n)) }
 func (s sse) Align(dst, hi, lo reg.VecPhysical, n int) {
 	if dst == lo && dst != hi {
 		panic("sha1x86: PALIGNR cannot write its low operand") // a description bug, not a user error
@@ -130,22 +117,12 @@ func (s sse) UnpackLo64(dst, a, b reg.VecPhysical) {
 	if dst == b && dst != a {
 		panic("sha1x86: PUNPCKLQDQ cannot write its second operand") // a description bug
 	}
-	s.into(dst, a)
-	s.ctx.PUNPCKLQDQ(b, dst)
+	s.two(s.ctx.PUNPCKLQDQ, dst, a, b)
 }
 
-func (s sse) Sra32(dst, a reg.VecPhysical, n int) {
-	s.into(dst, a)
-	s.ctx.PSRAL(U8(n), dst)
-}
-func (s sse) AndMem(dst, a reg.VecPhysical, m Mem) {
-	s.into(dst, a)
-	s.ctx.PAND(m, dst)
-}
-func (s sse) AndNotMem(dst, a reg.VecPhysical, m Mem) {
-	s.into(dst, a)
-	s.ctx.PANDN(m, dst)
-}
+func (s sse) Sra32(dst, a reg.VecPhysical, n int)     { s.two(s.ctx.PSRAL, dst, a, U8(n)) }
+func (s sse) AndMem(dst, a reg.VecPhysical, m Mem)    { s.two(s.ctx.PAND, dst, a, m) }
+func (s sse) AndNotMem(dst, a reg.VecPhysical, m Mem) { s.two(s.ctx.PANDN, dst, a, m) }
 
 type avx struct{ ctx *build.Context }
 

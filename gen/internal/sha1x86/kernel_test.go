@@ -1,8 +1,6 @@
 package sha1x86
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,11 +18,7 @@ func generated(t *testing.T, k Kernel, p Params) string {
 	if err := k.Generate(ctx, p, "", sha1sched.Contract{}); err != nil {
 		t.Fatalf("%s %s: %v", k.Name, k.Schedule(p), err)
 	}
-	out := filepath.Join(t.TempDir(), "k.s")
-	if err := k.Target().Write(ctx, out, "sha1", []string{"test"}); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(out)
+	b, err := k.Target().Print(ctx, "sha1", []string{"test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package sha1x86
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 	"github.com/simdhash/simdhash/gen/internal/avogen"
@@ -119,11 +121,9 @@ func (k Kernel) Targets() []avogen.Target {
 
 // For returns kernel k as generated for target t, one of k.Targets.
 func (k Kernel) For(t avogen.Target) (Kernel, error) {
-	for _, u := range k.Targets() {
-		if u == t {
-			k.target = t
-			return k, nil
-		}
+	if slices.Contains(k.Targets(), t) {
+		k.target = t
+		return k, nil
 	}
 	return Kernel{}, fmt.Errorf("%s: no kernel for %s (only %v)", k.Name, t, k.Targets())
 }
@@ -195,7 +195,7 @@ func (k Kernel) Schedule(p Params) string {
 // returns nothing or a Checked contract's result.
 func (k Kernel) Generate(ctx *build.Context, p Params, name string, c sha1sched.Contract) error {
 	if name == "" {
-		name = "block" + upper(k.Name)
+		name = "block" + strings.ToUpper(k.Name)
 	}
 	if err := k.Validate(p); err != nil {
 		return err
@@ -226,14 +226,4 @@ func (k Kernel) Variants(base Params) []Params {
 		fit = nil
 	}
 	return knob.Variants(base, k.Knobs, fit, nil) // TestValidateKnobs checks that every one is valid
-}
-
-func upper(s string) string {
-	b := []byte(s)
-	for i, ch := range b {
-		if 'a' <= ch && ch <= 'z' {
-			b[i] = ch - 'a' + 'A'
-		}
-	}
-	return string(b)
 }

@@ -2,8 +2,6 @@ package sha1x86
 
 import (
 	"fmt"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -21,32 +19,41 @@ func TestTrace(t *testing.T) {
 	c := sha1sched.Contract{Trace: []int{58, 65}, Result: sha1sched.Absorbed}
 	vs := oneBlockVariants(t, func(v *scratchVariant, _ int) { v.c = c })
 	dir := scratchKernels(t, "TestTrace", vs, traceTests("amd64", c))
-	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
-	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
+	t.Logf("%d kernels passed: %s", len(vs), gentest.GoTest(t, dir))
 }
 
 // oneBlockVariants returns the ssse3 and avx kernels this CPU runs (it
-// skips the test if none), with the defaults and with the look-ahead and
-// placements that move the groups' steps among the rounds, each changed by
-// set (given its index).
+// skips the test if none), as schedVariants does.
 func oneBlockVariants(t *testing.T, set func(v *scratchVariant, i int)) []scratchVariant {
-	var vs []scratchVariant
+	var ks []Kernel
 	for _, k := range []Kernel{SSSE3, AVX} {
 		if !gentest.Runs(k.Name) {
 			t.Logf("this CPU cannot run %s kernels", k.Name)
 			continue
 		}
+		ks = append(ks, k)
+	}
+	if len(ks) == 0 {
+		t.Skip("this CPU runs none of the kernels")
+	}
+	return schedVariants(ks, " ", set)
+}
+
+// schedVariants returns kernels ks with the defaults and with the
+// look-ahead and placements that move the groups' steps among the rounds,
+// labelled with the kernel's name, then in, then its schedule, each
+// changed by set (given its index).
+func schedVariants(ks []Kernel, in string, set func(v *scratchVariant, i int)) []scratchVariant {
+	var vs []scratchVariant
+	for _, k := range ks {
 		for i, change := range []func(*Params){func(*Params) {}, func(p *Params) { p.Lookahead = 4 },
 			func(p *Params) { p.Placement, p.Lookahead = sha1sched.Burst, 13 }, func(p *Params) { p.Placement = sha1sched.Front }} {
 			v := scratchVariant{k: k, p: k.Defaults()}
 			change(&v.p)
-			v.label = k.Name + " " + k.Schedule(v.p)
+			v.label = k.Name + in + k.Schedule(v.p)
 			set(&v, i)
 			vs = append(vs, v)
 		}
-	}
-	if len(vs) == 0 {
-		t.Skip("this CPU runs none of the kernels")
 	}
 	return vs
 }
@@ -115,6 +122,5 @@ func TestSpills(t *testing.T) {
 		v.label += fmt.Sprintf(", %d XMM registers", v.p.Registers)
 	})
 	dir := scratchKernels(t, "TestSpills", vs, nil)
-	out := gentest.Run(t, dir, nil, filepath.Join(runtime.GOROOT(), "bin", "go"), "test", "-count=1", ".")
-	t.Logf("%d kernels passed: %s", len(vs), strings.TrimSpace(string(out)))
+	t.Logf("%d kernels passed: %s", len(vs), gentest.GoTest(t, dir))
 }

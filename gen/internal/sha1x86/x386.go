@@ -162,20 +162,10 @@ func (e *i386) NextBlock() {
 	e.backend.NextBlock() // h[i] += a..e through spare, which h's operands name
 }
 
-// Finish adds a..e into h, stores it, copies the trace and returns.
+// Finish is amd64's, through spare, which h's operands name.
 func (e *i386) Finish() {
-	c, v := e.ctx, e.vars(80)
-	e.count()
-	c.Comment("Store h.")
-	c.MOVL(e.arg("h"), v.spare)
-	for i, r := range e.sum(v) {
-		c.MOVL(r, e.h[i])
-	}
-	if e.c.Trace != nil {
-		e.copyTrace(func(p string) { c.MOVL(e.arg(p), v.spare) }, v.spare, v.b)
-	}
-	c.Label("done")
-	c.RET()
+	v := e.vars(80)
+	e.finish(func(p string) { e.ctx.MOVL(e.arg(p), v.spare) }, v.spare, v.b)
 }
 
 // avx386 is the ISA of the 386 "avx" kernel: AVX's, with VPALIGNR written

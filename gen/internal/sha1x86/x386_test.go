@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"math/rand"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -41,9 +40,8 @@ func TestSweep386(t *testing.T) {
 	for _, k := range []Kernel{SSSE3, AVX} {
 		k := on386(t, k)
 		t.Run(k.Name, func(t *testing.T) {
-			base := k.Defaults()
 			var vs []scratchVariant
-			for _, p := range append(append([]Params{base}, k.Variants(base)...), randomParams(k, rand.New(rand.NewSource(1)), combos)...) {
+			for _, p := range sweepParams(k, combos) {
 				vs = append(vs, scratchVariant{k: k, p: p, label: k.Name + " 386 " + k.Schedule(p)})
 			}
 			dir := scratchKernels(t, "TestSweep386", vs, nil)
@@ -59,17 +57,7 @@ func TestSweep386(t *testing.T) {
 // qemu-i386 against internal/ref's SHA1Steps.
 func TestTrace386(t *testing.T) {
 	c := sha1sched.Contract{Trace: []int{58, 65}, Result: sha1sched.Absorbed}
-	var vs []scratchVariant
-	for _, k := range []Kernel{SSSE3, AVX} {
-		k := on386(t, k)
-		for _, change := range []func(*Params){func(*Params) {}, func(p *Params) { p.Lookahead = 4 },
-			func(p *Params) { p.Placement, p.Lookahead = sha1sched.Burst, 13 }, func(p *Params) { p.Placement = sha1sched.Front }} {
-			v := scratchVariant{k: k, p: k.Defaults(), c: c}
-			change(&v.p)
-			v.label = k.Name + " 386 " + k.Schedule(v.p)
-			vs = append(vs, v)
-		}
-	}
+	vs := schedVariants([]Kernel{on386(t, SSSE3), on386(t, AVX)}, " 386 ", func(v *scratchVariant, _ int) { v.c = c })
 	dir := scratchKernels(t, "TestTrace386", vs, traceTests("386", c))
 	gentest.Run386(t, dir, "SandyBridge")
 }
@@ -81,22 +69,13 @@ func TestSchedules386(t *testing.T) {
 	n := 0
 	for _, k := range []Kernel{SSSE3, AVX} {
 		k := on386(t, k)
-		for l := 4; l <= sha1sched.RingWords; l++ {
-			for pl := sha1sched.Spread; pl <= sha1sched.Burst; pl++ {
-				for ch := sha1sched.ChXor; ch <= sha1sched.ChAdd; ch++ {
-					for maj := sha1sched.MajXor; maj <= sha1sched.MajAdd; maj++ {
-						p := k.Defaults()
-						p.Schedule = sha1sched.Schedule{Lookahead: sha1sched.Lookahead(l), Placement: pl, Ch: ch, Maj: maj}
-						if p.Schedule.Validate() != nil {
-							continue
-						}
-						if err := k.Generate(build.NewContext(), p, "", sha1sched.Contract{}); err != nil {
-							t.Errorf("%s for 386, %s: %v", k.Name, k.Schedule(p), err)
-						}
-						n++
-					}
-				}
+		for _, s := range sha1sched.Schedules() {
+			p := k.Defaults()
+			p.Schedule = s
+			if err := k.Generate(build.NewContext(), p, "", sha1sched.Contract{}); err != nil {
+				t.Errorf("%s for 386, %s: %v", k.Name, k.Schedule(p), err)
 			}
+			n++
 		}
 	}
 	if n != 2*216 {
@@ -193,13 +172,7 @@ func TestVPALIGNR(t *testing.T) {
 	gentest.WriteFile(t, filepath.Join(dir, "v.s"), ".text\n"+src.String())
 	gentest.Run(t, dir, nil, gas, "--32", "-o", "v.o", "v.s")
 	out := gentest.Run(t, dir, nil, objdump, "-d", "v.o")
-	line := regexp.MustCompile(`^\s+[0-9a-f]+:\t((?:[0-9a-f]{2} )+)\s*\tvpalignr`)
-	var got []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if m := line.FindStringSubmatch(l); m != nil {
-			got = append(got, strings.TrimSpace(m[1]))
-		}
-	}
+	got := gentest.Words(out, regexp.MustCompile(`^\s+[0-9a-f]+:\t((?:[0-9a-f]{2} )*[0-9a-f]{2})\s*\tvpalignr`))
 	if len(got) != len(want) {
 		t.Fatalf("GNU as gave %d instructions, want %d", len(got), len(want))
 	}

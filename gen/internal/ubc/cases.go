@@ -15,20 +15,15 @@ import (
 func Cases(rng *rand.Rand, random, perDV int) iter.Seq2[*[80]uint32, string] {
 	return func(yield func(*[80]uint32, string) bool) {
 		var w, v [80]uint32
-		fill := func() {
-			for i := range w {
-				w[i] = rng.Uint32()
-			}
-		}
 		for range random {
-			fill()
+			w = RandomW(rng)
 			if !yield(&w, "random words") {
 				return
 			}
 		}
 		for d := range DVs {
 			for range perDV {
-				fill()
+				w = RandomW(rng)
 				Reach(d, &w)
 				if !yield(&w, "words reaching "+DVs[d].Name()) {
 					return
@@ -50,4 +45,21 @@ func Cases(rng *rand.Rand, random, perDV int) iter.Seq2[*[80]uint32, string] {
 			}
 		}
 	}
+}
+
+// RandomW returns 80 random words of rng.
+func RandomW(rng *rand.Rand) (w [80]uint32) {
+	for i := range w {
+		w[i] = rng.Uint32()
+	}
+	return w
+}
+
+// RandomBlock returns a block of random bytes of rng, each the low byte of
+// a Uint32.
+func RandomBlock(rng *rand.Rand) (b [64]byte) {
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
 }

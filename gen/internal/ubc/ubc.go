@@ -140,13 +140,10 @@ func TestSteps() []int {
 }
 
 // Name returns the DV's name in the papers' notation, such as "I(43,0)".
-func (d DV) Name() string {
-	typ := "I"
-	if d.Type == II {
-		typ = "II"
-	}
-	return fmt.Sprintf("%s(%d,%d)", typ, d.K, d.B)
-}
+func (d DV) Name() string { return fmt.Sprintf("%s(%d,%d)", d.TypeName(), d.K, d.B) }
+
+// TypeName returns the DV's type as its name says it: "I" or "II".
+func (d DV) TypeName() string { return [...]string{I: "I", II: "II"}[d.Type] }
 
 // Reach changes bits of w so that every term naming DVs[d] holds, and
 // changes no bit that none of those terms reads. It is for tests: W words

@@ -71,10 +71,7 @@ func inputs(n int) [][80]uint32 {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out [][80]uint32
 	for range n {
-		var w [80]uint32
-		for i := range w {
-			w[i] = rng.Uint32()
-		}
+		w := RandomW(rng)
 		out = append(out, w)
 		for d := range DVs {
 			v := w
@@ -109,10 +106,7 @@ func TestMask(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for d := range DVs {
-		var w [80]uint32
-		for i := range w {
-			w[i] = rng.Uint32()
-		}
+		w := RandomW(rng)
 		Reach(d, &w)
 		if Mask(&w)&(1<<d) == 0 {
 			t.Errorf("Reach(%d) did not reach %s", d, DVs[d].Name())
@@ -126,11 +120,7 @@ func TestReachBlock(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 64))
 	for d := range DVs {
 		for range 10 {
-			var b [64]byte
-			for i := range b {
-				b[i] = byte(rng.Uint32())
-			}
-			r := ReachBlock(d, b)
+			r := ReachBlock(d, RandomBlock(rng))
 			w, _ := ref.SHA1Steps([5]uint32{}, &r)
 			if Mask(&w)&(1<<d) == 0 {
 				t.Fatalf("ReachBlock(%s) gives a block whose mask %#08x lacks it", DVs[d].Name(), Mask(&w))
@@ -148,11 +138,7 @@ func TestReachBlockBut(t *testing.T) {
 			if term.DVs&(1<<d) == 0 {
 				continue
 			}
-			var b [64]byte
-			for i := range b {
-				b[i] = byte(rng.Uint32())
-			}
-			r := ReachBlockBut(d, j, b)
+			r := ReachBlockBut(d, j, RandomBlock(rng))
 			w, _ := ref.SHA1Steps([5]uint32{}, &r)
 			if term.Holds(&w) {
 				t.Fatalf("term %d of %s holds", j, DVs[d].Name())

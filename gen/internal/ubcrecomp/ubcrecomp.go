@@ -189,7 +189,7 @@ func generate(ctx *build.Context, name string, testT int) error {
 func forward(c *build.Context, v [5]reg.VecPhysical, t int) [5]reg.VecPhysical {
 	a, b, cc, d, e := v[0], v[1], v[2], v[3], v[4]
 	c.VMOVDQA32(b, t0)
-	c.VPTERNLOGD(U8(fImm(t)), d, cc, t0) // f(b, c, d)
+	c.VPTERNLOGD(U8(sha1sched.F(t).Ternary()), d, cc, t0) // f(b, c, d)
 	c.VPADDD(wMem(t), e, e)
 	c.VPADDD_BCST(ktab.Offset(4*(t/20)), e, e)
 	c.VPADDD(t0, e, e)
@@ -206,24 +206,11 @@ func backward(c *build.Context, v [5]reg.VecPhysical, t int) [5]reg.VecPhysical 
 	a, b, cc, d, e := v[0], v[1], v[2], v[3], v[4]
 	c.VPROLD(U8(2), cc, cc) // b'
 	c.VMOVDQA32(cc, t0)
-	c.VPTERNLOGD(U8(fImm(t)), e, d, t0) // f(b', c', d') = f(rol2(c), d, e)
+	c.VPTERNLOGD(U8(sha1sched.F(t).Ternary()), e, d, t0) // f(b', c', d') = f(rol2(c), d, e)
 	c.VPADDD(wMem(t), t0, t0)
 	c.VPADDD_BCST(ktab.Offset(4*(t/20)), t0, t0)
 	c.VPROLD(U8(5), b, t1)
 	c.VPADDD(t1, t0, t0)
 	c.VPSUBD(t0, a, a) // e'
 	return [5]reg.VecPhysical{b, cc, d, e, a}
-}
-
-// fImm is VPTERNLOGD's truth table of step t's function of (b, c, d), its
-// first, second and third operands.
-func fImm(t int) uint8 {
-	var imm uint8
-	for i := 0; i < 8; i++ {
-		x, y, z := uint32(i>>2&1)*0xffffffff, uint32(i>>1&1)*0xffffffff, uint32(i&1)*0xffffffff
-		if sha1sched.F(t).Eval(x, y, z)&1 != 0 {
-			imm |= 1 << i
-		}
-	}
-	return imm
 }

@@ -45,7 +45,9 @@
 package ubcvec
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -229,17 +231,7 @@ func Plan() (items []Item, reduce Op) {
 		}
 		r.bits[b][t.A] = j
 	}
-	keys := make([][2]int, 0, len(runs))
-	for k := range runs {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b [2]int) int {
-		if a[0] != b[0] {
-			return a[0] - b[0]
-		}
-		return a[1] - b[1]
-	})
-	for _, k := range keys {
+	for _, k := range slices.SortedFunc(maps.Keys(runs), comparePairs) {
 		items = append(items, runs[k].items()...)
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Hi < items[j].Hi })
@@ -251,15 +243,14 @@ func Plan() (items []Item, reduce Op) {
 	return items, Op{Kind: Reduce, Dst: T(0), Item: -1}
 }
 
+// comparePairs orders pairs by their first element, then their second.
+func comparePairs(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) }
+
 // items returns the run's windows: each aligned window (s a multiple of 4)
 // or each window from the lowest A not yet covered, whichever costs fewer
 // Align operations, and among equals the fewer windows.
 func (r *run) items() []Item {
-	as := make([]int, 0, len(r.as))
-	for a := range r.as {
-		as = append(as, a)
-	}
-	slices.Sort(as)
+	as := slices.Sorted(maps.Keys(r.as))
 	var aligned, greedy []int
 	for _, a := range as {
 		if s := a &^ 3; len(aligned) == 0 || aligned[len(aligned)-1] != s {
@@ -328,12 +319,7 @@ func (r *run) window(s int) Item {
 			}
 		}
 	}
-	slices.SortFunc(bits, func(x, y [2]int) int {
-		if x[0] != y[0] {
-			return x[0] - y[0]
-		}
-		return x[1] - y[1]
-	})
+	slices.SortFunc(bits, comparePairs)
 	for n, b := range bits {
 		kill := Op{Kind: Kill, A: T(1), Not: b[1] == 1, Terms: [4]int{-1, -1, -1, -1}}
 		if n == len(bits)-1 {

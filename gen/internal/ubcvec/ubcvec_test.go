@@ -90,11 +90,8 @@ func TestGatherMatchesMask(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 5))
 	pos := func(x int) int { return 66 - x }
 	plan := GatherPlan(16, pos, func(x int) int { return x / 4 })
-	var w [80]uint32
 	for trial := range 3000 {
-		for i := range w {
-			w[i] = rng.Uint32()
-		}
+		w := ubc.RandomW(rng)
 		if d := trial % 40; d < len(ubc.DVs) {
 			ubc.Reach(d, &w)
 		}
