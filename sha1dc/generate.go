@@ -12,6 +12,7 @@ package sha1dc
 // contract).
 
 //go:generate go -C ../gen run ./sha1dc_shani -out ../sha1dc/check_shani_amd64.s
+//go:generate go -C ../gen run ./sha1dc_shani -avx -out ../sha1dc/check_shaniavx_amd64.s
 //go:generate go -C ../gen run ./sha1dc_shani -avx512 -out ../sha1dc/check_shani512_amd64.s
 //go:generate go -C ../gen run ./sha1dc_avx2 -out ../sha1dc/check_avx2_amd64.s
 //go:generate go -C ../gen run ./sha1dc_ssse3 -out ../sha1dc/check_ssse3_amd64.s

@@ -36,6 +36,7 @@ const (
 	kernelAVX2                     // amd64
 	kernelSHANI                    // amd64
 	kernelSHANI512                 // amd64: SHA-NI with the check on AVX-512
+	kernelSHANIAVX                 // amd64: SHA-NI with the check's Kills as AVX blends
 	kernelCE                       // arm64: the SHA1 instructions
 	kernelNEON                     // arm64: the vectorised schedule on NEON
 )
@@ -69,9 +70,10 @@ func firstAvailable() *kernel {
 // or "neon" on arm64, or "generic" (portable Go, as on every other
 // GOARCH and with the purego tag); before them on amd64 "shani512", the
 // SHA-NI kernel with the check in AVX-512 registers (with AVX-512 F, VL
-// and BW and AVX2). GODEBUG turns kernels off as it does for sha1:
-// cpu.avx512=off (shani), cpu.sha=off, cpu.avx2=off, cpu.avx=off on
-// amd64, cpu.sha1=off on arm64.
+// and BW and AVX2), and "shani-avx", with the check's Kills as AVX
+// blends (with AVX). GODEBUG turns kernels off as it does for sha1:
+// cpu.avx512=off (shani-avx), cpu.avx=off (shani), cpu.sha=off,
+// cpu.avx2=off on amd64, cpu.sha1=off on arm64.
 func Kernel() string { return active.name }
 
 // block absorbs the whole blocks of p into h with the active kernel and

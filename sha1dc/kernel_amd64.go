@@ -19,6 +19,9 @@ import (
 func checkSHANI512(h *[5]uint32, p []byte) (n uint32, mask uint32)
 
 //go:noescape
+func checkSHANIAVX(h *[5]uint32, p []byte) (n uint32, mask uint32)
+
+//go:noescape
 func checkSHANI(h *[5]uint32, p []byte) (n uint32, mask uint32)
 
 //go:noescape
@@ -44,6 +47,11 @@ func archKernels() []kernel {
 	return []kernel{
 		{name: "shani512", id: kernelSHANI512, available: hasSHA && x.HasSSE2 && x.HasSSE41 && x.HasSSSE3 && avx512, check: checkSHANI512,
 			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelSHANI512}, h, p) }},
+		// shani with each Kill of the check one VBLENDVPS: for SHA-NI
+		// CPUs with AVX (GODEBUG=cpu.avx=off selects shani); shani is
+		// for those without (Goldmont, Tremont, whose blend is slow).
+		{name: "shani-avx", id: kernelSHANIAVX, available: hasSHA && x.HasSSE2 && x.HasSSE41 && x.HasSSSE3 && x.HasAVX, check: checkSHANIAVX,
+			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelSHANIAVX}, h, p) }},
 		{name: "shani", id: kernelSHANI, available: hasSHA && cpu.X86.HasSSE2 && cpu.X86.HasSSE41 && cpu.X86.HasSSSE3, check: checkSHANI,
 			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelSHANI}, h, p) }},
 		{name: "avx2", id: kernelAVX2, available: x.HasAVX && x.HasAVX2 && x.HasBMI1 && x.HasBMI2, check: checkAVX2Dispatch,
@@ -60,6 +68,8 @@ func runKernel(k *kernel, h *[5]uint32, p []byte) (n, mask uint32) {
 	switch k.id {
 	case kernelSHANI512:
 		return checkSHANI512(h, p)
+	case kernelSHANIAVX:
+		return checkSHANIAVX(h, p)
 	case kernelSHANI:
 		return checkSHANI(h, p)
 	case kernelAVX2:

@@ -59,8 +59,9 @@ type Choice struct {
 // (sha1/kernel_amd64.go, sha1/many_amd64.go, ghash/kernel_amd64.go,
 // sha1dc/kernel_amd64.go and sha1dc/many_amd64.go state the same
 // conditions through golang.org/x/sys/cpu). sha1dc's kernels are sha1's
-// with the collision check, under sha1's conditions, and shani512 before
-// them: SHA-NI with the check on AVX-512. Two names are
+// with the collision check, under sha1's conditions, and shani512 and
+// shani-avx before them: SHA-NI with the check on AVX-512, and with its
+// Kills as AVX blends. Two names are
 // not flags of the file: "avx512" is AVX-512 as golang.org/x/sys/cpu
 // takes it (avx512f, avx512vl and avx512bw, and its GODEBUG key
 // cpu.avx512 for the whole), and "avx512vpclmulqdq" is only its GODEBUG
@@ -80,7 +81,10 @@ var (
 		{"shanix3", "sha_ni sse2 sse4_1 ssse3"},
 		{"single", ""},
 	}
-	sha1dcRule = append([]option{{"shani512", "sha_ni sse2 sse4_1 ssse3 avx512 avx avx2"}}, sha1Rule...)
+	sha1dcRule = append([]option{
+		{"shani512", "sha_ni sse2 sse4_1 ssse3 avx512 avx avx2"},
+		{"shani-avx", "sha_ni sse2 sse4_1 ssse3 avx"},
+	}, sha1Rule...)
 	// sha1dc's SumMany has sha1's vector lane kernels, with the check,
 	// and no interleaved SHA-NI streams.
 	sha1dcManyRule = []option{
@@ -184,6 +188,7 @@ var families = []family{
 			"cpu.sha=off,cpu.avx2=off",
 			"cpu.sha=off,cpu.avx=off",
 			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off",
+			"cpu.avx=off", // on a CPU with SHA-NI: shani, the check on SSE alone
 		},
 		expect: func(c Choice) []string {
 			return []string{"SIMDHASH_SHA1DC_KERNEL=" + c.SHA1DC, "SIMDHASH_SHA1DC_MANY_KERNEL=" + c.SHA1DCMany}

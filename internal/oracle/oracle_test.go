@@ -90,11 +90,12 @@ var cpus = []struct {
 			"cpu.vpclmulqdq=off: SIMDHASH_GHASH_KERNEL=pclmul",
 			"cpu.vpclmulqdq=off,cpu.avx=off: SIMDHASH_GHASH_KERNEL=pclmul-sse",
 			"cpu.pclmulqdq=off: SIMDHASH_GHASH_KERNEL=generic",
-			": SIMDHASH_SHA1DC_KERNEL=shani SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
+			": SIMDHASH_SHA1DC_KERNEL=shani-avx SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
 			"cpu.sha=off: SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
 			"cpu.sha=off,cpu.avx2=off: SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single",
 			"cpu.sha=off,cpu.avx=off: SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single",
 			"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single",
+			"cpu.avx=off: SIMDHASH_SHA1DC_KERNEL=shani SIMDHASH_SHA1DC_MANY_KERNEL=single",
 		},
 	},
 	{
@@ -136,11 +137,12 @@ var zen5Runs = []string{
 	"cpu.vpclmulqdq=off,cpu.avx=off: SIMDHASH_GHASH_KERNEL=pclmul-sse",
 	"cpu.pclmulqdq=off: SIMDHASH_GHASH_KERNEL=generic",
 	": SIMDHASH_SHA1DC_KERNEL=shani512 SIMDHASH_SHA1DC_MANY_KERNEL=avx512x16",
-	"cpu.avx512=off: SIMDHASH_SHA1DC_KERNEL=shani SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
+	"cpu.avx512=off: SIMDHASH_SHA1DC_KERNEL=shani-avx SIMDHASH_SHA1DC_MANY_KERNEL=avx2x8",
 	"cpu.sha=off: SIMDHASH_SHA1DC_KERNEL=avx2 SIMDHASH_SHA1DC_MANY_KERNEL=avx512x16",
 	"cpu.sha=off,cpu.avx2=off: SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single",
 	"cpu.sha=off,cpu.avx=off: SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single",
 	"cpu.sha=off,cpu.avx=off,cpu.ssse3=off: SIMDHASH_SHA1DC_KERNEL=generic SIMDHASH_SHA1DC_MANY_KERNEL=single",
+	"cpu.avx=off: SIMDHASH_SHA1DC_KERNEL=shani SIMDHASH_SHA1DC_MANY_KERNEL=single",
 }
 
 func format(runs []Run) []string {
@@ -196,15 +198,16 @@ func TestX86(t *testing.T) {
 		{all, "cpu.all=off", Choice{"generic", "single", "generic", "generic", "single"}},
 		{all, "cpu.all=off,cpu.ssse3=on", Choice{"ssse3", "single", "generic", "ssse3", "single"}}, // SSE2 stays on
 		{all, "cpu.avx512vpclmulqdq=off", Choice{"shani", "avx512x16", "vpclmul256", "shani512", "avx512x16"}},
-		{all, "cpu.avx512bw=off", Choice{"shani", "avx2x8", "vpclmul256", "shani", "avx2x8"}},
-		{all, "cpu.avx2=off", Choice{"shani", "shanix3", "pclmul", "shani", "single"}},
+		{all, "cpu.avx512bw=off", Choice{"shani", "avx2x8", "vpclmul256", "shani-avx", "avx2x8"}},
+		{all, "cpu.avx2=off", Choice{"shani", "shanix3", "pclmul", "shani-avx", "single"}},
+		{all, "cpu.avx=off", Choice{"shani", "shanix3", "pclmul-sse", "shani", "single"}},
 		{all, "cpu.avx2=off,cpu.sha=off", Choice{"avx", "single", "pclmul", "avx", "single"}},
 		{without("avx", "avx2", "avx512f"), "", Choice{"shani", "shanix3", "pclmul-sse", "shani", "single"}}, // SHA-NI without AVX (Goldmont, Tremont)
 		{all, "cpu.sse41=off", Choice{"avx2", "avx512x16", "vpclmul512", "avx2", "avx512x16"}},
 		{all, "cpu.bmi2=off,cpu.sha=off", Choice{"avx", "avx512x16", "vpclmul512", "avx", "avx512x16"}},
 		{all, "cpu.vpclmulqdq=off,cpu.vpclmulqdq=on", Choice{"shani", "avx512x16", "vpclmul512", "shani512", "avx512x16"}},
 		{without("sse4_1"), "", Choice{"avx2", "avx512x16", "vpclmul512", "avx2", "avx512x16"}},
-		{without("avx512vl"), "", Choice{"shani", "avx2x8", "vpclmul256", "shani", "avx2x8"}},
+		{without("avx512vl"), "", Choice{"shani", "avx2x8", "vpclmul256", "shani-avx", "avx2x8"}},
 		{without("bmi1", "sha_ni"), "", Choice{"avx", "avx512x16", "vpclmul512", "avx", "avx512x16"}},
 		{without("ssse3", "avx"), "", Choice{"generic", "single", "generic", "generic", "single"}},
 		{Flags{}, "", Choice{"generic", "single", "generic", "generic", "single"}},

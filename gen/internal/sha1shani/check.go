@@ -46,6 +46,26 @@ var (
 	checkBuf  = reg.R8  // the buffer of W, aligned
 	checkP0   = reg.R9  // p's first block
 	checkMask = reg.RAX // the mask, at the end of a block
+	// With CheckBlend: zero, and the DVs of a Kill whose test is Not.
+	checkZero, checkDVs = reg.X14, reg.X15
+)
+
+// A CheckForm is how a checking kernel lowers the check's operations.
+type CheckForm int
+
+const (
+	// CheckSSE: SSE instructions only; a Kill spreads its term's bit with
+	// PSRAD and masks its DVs with PAND (or PANDN).
+	CheckSSE CheckForm = iota
+	// CheckBlend: CheckSSE but for the Kills, each a VBLENDVPS (AVX)
+	// that picks its DVs (or zero) by the bit's sign: one operation
+	// instead of two, where the SHA instructions share the vector
+	// pipes. VEX-encoded on 128-bit registers, it leaves the upper
+	// halves clean, so the legacy-SSE SHA instructions beside it pay no
+	// transition.
+	CheckBlend
+	// CheckGather: AVX-512's gather form on ZMM16.. (afterGroupGather).
+	CheckGather
 )
 
 // checkGroups are the groups the buffer holds: those the terms read.
@@ -58,6 +78,7 @@ type checker struct {
 	*emitter
 	tab   *sha1x86.CheckTable
 	dealt [][]ubcvec.Op
+	form  CheckForm
 	// With AVX-512 (GenerateChecked's gather): the gather form's
 	// vectors, their constants, and which group hosts each.
 	gather []ubcvec.Gather
@@ -136,11 +157,20 @@ func (k *checker) lower(op ubcvec.Op) {
 			c.PXOR(r(b), d)
 		}
 	case ubcvec.Kill:
+		// a's lanes hold the term's bit in their sign: each becomes its
+		// DVs where the bit is set (Not: clear), zero elsewhere.
 		a := r(op.A)
-		c.PSRAL(U8(31), a)
-		if op.Not {
+		switch {
+		case k.form == CheckBlend && op.Not:
+			c.MOVO(k.tab.D(op), checkDVs)
+			c.VBLENDVPS(a, checkZero, checkDVs, a)
+		case k.form == CheckBlend:
+			c.VBLENDVPS(a, k.tab.D(op), checkZero, a)
+		case op.Not:
+			c.PSRAL(U8(31), a)
 			c.PANDN(k.tab.D(op), a)
-		} else {
+		default:
+			c.PSRAL(U8(31), a)
 			c.PAND(k.tab.D(op), a)
 		}
 		if op.First {
@@ -174,17 +204,12 @@ func dealCheck() ([][]ubcvec.Op, error) {
 // GenerateChecked emits the checking kernel name into ctx: the
 // one-stream kernel of Generate with the Checked contract of
 // gen/internal/sha1sched (func(h *[5]uint32, p []byte) (n, mask uint32)),
-// which stops before the first block whose UBC mask is not zero. With
-// avx512, the check is the gather form of gen/internal/ubcvec on ZMM16..
-// instead of the SSE plan (see afterGroupGather).
-func GenerateChecked(ctx *build.Context, name string, avx512 bool) error {
-	dealt, err := dealCheck()
+// which stops before the first block whose UBC mask is not zero, with
+// the check in form.
+func GenerateChecked(ctx *build.Context, name string, form CheckForm) error {
+	k, err := newChecker(ctx, form)
 	if err != nil {
-		return fmt.Errorf("sha1shani: %w", err)
-	}
-	k := &checker{emitter: &emitter{ctx: ctx, ptr: []reg.GPPhysical{reg.RSI}}, dealt: dealt}
-	if avx512 {
-		k.gatherTable(ctx)
+		return err
 	}
 	hp, end, ptr := reg.RDI, reg.RDX, reg.RSI
 
@@ -200,6 +225,7 @@ func GenerateChecked(ctx *build.Context, name string, avx512 bool) error {
 	if err := k.plan(1); err != nil {
 		return err
 	}
+	k.zero()
 	buf := ctx.AllocLocal(16 * (checkHi - checkLo + 2)) // room to align
 	ctx.MOVL(U32(0), k.result("n"))
 	ctx.MOVL(U32(0), k.result("mask"))
@@ -240,6 +266,28 @@ func GenerateChecked(ctx *build.Context, name string, avx512 bool) error {
 	ctx.Label("done")
 	k.ret()
 	return nil
+}
+
+// newChecker returns the checker of a kernel with the check in form,
+// its operations dealt over the rounds, with its gather table if form is
+// CheckGather.
+func newChecker(ctx *build.Context, form CheckForm) (*checker, error) {
+	dealt, err := dealCheck()
+	if err != nil {
+		return nil, fmt.Errorf("sha1shani: %w", err)
+	}
+	k := &checker{emitter: &emitter{ctx: ctx, ptr: []reg.GPPhysical{reg.RSI}}, dealt: dealt, form: form}
+	if form == CheckGather {
+		k.gatherTable(ctx)
+	}
+	return k, nil
+}
+
+// zero clears the register CheckBlend's Kills take their zeros from.
+func (k *checker) zero() {
+	if k.form == CheckBlend {
+		k.ctx.PXOR(checkZero, checkZero)
+	}
 }
 
 // ret returns, clearing the upper halves of the vector registers first

@@ -12,20 +12,16 @@ import (
 )
 
 // checkOnly emits check(w *[80]uint32) uint32: the checking kernel's UBC
-// check alone, with or without avx512, on one W: each group of W[0..79]
-// loaded into its message register as the kernel has it (W[4g] in the top
-// lane) where the kernel's rounds would have computed it, then the
-// kernel's own work after the group (afterGroup); the mask as the kernel
-// tests it.
-func checkOnly(t *testing.T, ctx *build.Context, avx512 bool) {
-	dealt, err := dealCheck()
+// check alone, in form, on one W: each group of W[0..79] loaded into its
+// message register as the kernel has it (W[4g] in the top lane) where the
+// kernel's rounds would have computed it, then the kernel's own work
+// after the group (afterGroup); the mask as the kernel tests it.
+func checkOnly(t *testing.T, ctx *build.Context, form CheckForm) {
+	k, err := newChecker(ctx, form)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := &checker{emitter: &emitter{ctx: ctx, ptr: []reg.GPPhysical{reg.RSI}}, dealt: dealt}
-	if avx512 {
-		k.gatherTable(ctx)
-	} else {
+	if form != CheckGather {
 		k.tab = sha1x86.NewCheckTable(ctx, "ubcD", 1, true)
 	}
 	ctx.Function("check")
@@ -33,6 +29,7 @@ func checkOnly(t *testing.T, ctx *build.Context, avx512 bool) {
 	if err := k.plan(1); err != nil {
 		t.Fatal(err)
 	}
+	k.zero()
 	buf := ctx.AllocLocal(16 * (checkHi - checkLo + 2))
 	ctx.Load(ctx.Param("w"), reg.RDI)
 	ctx.LEAQ(buf.Offset(15), checkBuf)
@@ -43,7 +40,7 @@ func checkOnly(t *testing.T, ctx *build.Context, avx512 bool) {
 		ctx.PSHUFD(U8(0x1b), w, w) // W[4g] in the top lane
 		k.afterGroup(g)
 	}
-	if avx512 {
+	if form == CheckGather {
 		ctx.VMOVD(gAcc.AsX(), checkMask.As32())
 	} else {
 		ctx.MOVQ(checkAcc, checkMask)
@@ -53,18 +50,14 @@ func checkOnly(t *testing.T, ctx *build.Context, avx512 bool) {
 	ctx.RET()
 }
 
-// Both forms of the SHA-NI kernels' check give ubc.Mask on the emulator:
+// Every form of the SHA-NI kernels' check gives ubc.Mask on the emulator:
 // on random words, on words that reach each DV (ubc.Reach), and on those
 // with each of the DV's terms broken in turn.
 func TestCheckEmulated(t *testing.T) {
-	for _, avx512 := range []bool{false, true} {
-		name := "sse"
-		if avx512 {
-			name = "avx512"
-		}
+	for form, name := range map[CheckForm]string{CheckSSE: "sse", CheckBlend: "blend", CheckGather: "avx512"} {
 		t.Run(name, func(t *testing.T) {
 			ctx := build.NewContext()
-			checkOnly(t, ctx, avx512)
+			checkOnly(t, ctx, form)
 			gentest.EmulatedMasks(t, ctx, rand.New(rand.NewPCG(22, 1)), false, false)
 		})
 	}

@@ -58,6 +58,13 @@ func (m *CPU) execCheck(op string, ops []operand.Op, w int) bool {
 		m.write(last, align(m.read(last, 16), m.read(ops[1], 16), int(Const(ops[0]))), false)
 	case "VPALIGNR": // $n, lo, hi, dst
 		m.write(last, align(m.read(ops[2], w), m.read(ops[1], w), int(Const(ops[0]))), true)
+	case "VBLENDVPS": // mask, b, a, dst: element i from b where mask's element i is negative, else from a
+		mask, b, a := m.read(ops[0], w), m.read(ops[1], w), m.read(ops[2], w)
+		out := make([]byte, w)
+		for i := 0; i < w/4; i++ {
+			putDword(out, i, dword([][]byte{a, b}[dword(mask, i)>>31], i))
+		}
+		m.write(last, out, true)
 	case "VEXTRACTI32X4":
 		m.write(last, m.read(ops[1], 64)[16*int(Const(ops[0])&3):][:16], true)
 	case "VPERMI2D": // table2, table1, idx/dst: dst[i] = (table1:table2)[idx[i] & (2n-1)]

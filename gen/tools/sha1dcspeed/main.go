@@ -31,7 +31,8 @@ import (
 // a CPU with all of them.
 var classes = []struct{ name, godebug string }{
 	{"shani", ""},
-	{"shani-sse", "cpu.avx512=off"},
+	{"shani-avx", "cpu.avx512=off"},
+	{"shani-sse", "cpu.avx=off"},
 	{"avx2", "cpu.sha=off"},
 	{"avx", "cpu.sha=off,cpu.avx2=off"},
 	{"ssse3", "cpu.sha=off,cpu.avx=off"},
