@@ -42,14 +42,15 @@ func archKernels() []kernel {
 	x := &cpu.X86
 	// AVX-512 as package sha1's SumMany takes it: HasAVX512 is set only
 	// when the OS saves the ZMM state, and GODEBUG=cpu.avx512=off clears
-	// it, which selects shani.
+	// it, which selects shani-avx (and cpu.avx=off shani).
 	avx512 := x.HasAVX512 && x.HasAVX512F && x.HasAVX512VL && x.HasAVX512BW && x.HasAVX && x.HasAVX2
 	return []kernel{
 		{name: "shani512", id: kernelSHANI512, available: hasSHA && x.HasSSE2 && x.HasSSE41 && x.HasSSSE3 && avx512, check: checkSHANI512,
 			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelSHANI512}, h, p) }},
-		// shani with each Kill of the check one VBLENDVPS: for SHA-NI
-		// CPUs with AVX (GODEBUG=cpu.avx=off selects shani); shani is
-		// for those without (Goldmont, Tremont, whose blend is slow).
+		// shani with each Kill of the check one VBLENDVPS (AVX): for
+		// SHA-NI CPUs with AVX (GODEBUG=cpu.avx=off selects shani);
+		// shani is for those without (Goldmont, Tremont), which have no
+		// VBLENDVPS and whose SSE4.1 BLENDVPS is slow.
 		{name: "shani-avx", id: kernelSHANIAVX, available: hasSHA && x.HasSSE2 && x.HasSSE41 && x.HasSSSE3 && x.HasAVX, check: checkSHANIAVX,
 			block: func(h *[5]uint32, p []byte) bool { return blockChecked(&kernel{id: kernelSHANIAVX}, h, p) }},
 		{name: "shani", id: kernelSHANI, available: hasSHA && cpu.X86.HasSSE2 && cpu.X86.HasSSE41 && cpu.X86.HasSSSE3, check: checkSHANI,

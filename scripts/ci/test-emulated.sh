@@ -123,7 +123,7 @@ run s390x "" "" SIMDHASH_GHASH_KERNEL=generic ./gcm
 # on the same CPU models as sha1's (its SumMany's lane kernels beside
 # them), each run checking Kernel() and ManyKernel() (TestDispatch,
 # TestManyDispatch); natively, internal/oracle's runs of the sha1dc family
-# add shani, shani512 and avx512x16. The portable code on 32-bit and
+# add shani512, shani-avx, shani and avx512x16. The portable code on 32-bit and
 # big-endian (s390x) targets.
 run amd64 core2duo    "" "SIMDHASH_SHA1DC_KERNEL=ssse3 SIMDHASH_SHA1DC_MANY_KERNEL=single"   ./sha1dc # SSSE3, no AVX
 run amd64 SandyBridge "" "SIMDHASH_SHA1DC_KERNEL=avx SIMDHASH_SHA1DC_MANY_KERNEL=single"     ./sha1dc # + AVX
