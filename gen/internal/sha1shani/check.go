@@ -2,6 +2,7 @@ package sha1shani
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -225,7 +226,6 @@ func GenerateChecked(ctx *build.Context, name string, form CheckForm) error {
 	if err := k.plan(1); err != nil {
 		return err
 	}
-	k.zero()
 	buf := ctx.AllocLocal(16 * (checkHi - checkLo + 2)) // room to align
 	ctx.MOVL(U32(0), k.result("n"))
 	ctx.MOVL(U32(0), k.result("mask"))
@@ -283,11 +283,23 @@ func newChecker(ctx *build.Context, form CheckForm) (*checker, error) {
 	return k, nil
 }
 
-// zero clears the register CheckBlend's Kills take their zeros from.
-func (k *checker) zero() {
+// plan places the stream's registers (emitter.plan) and, with
+// CheckBlend, clears the register its Kills take their zeros from, so
+// that no kernel or test of the check can leave it out.
+func (k *checker) plan(streams int) error {
+	if err := k.emitter.plan(streams); err != nil {
+		return err
+	}
+	own := []reg.VecPhysical{checkT[0], checkT[1], checkAcc, checkZero, checkDVs}
+	for v, op := range k.at {
+		if r, ok := op.(reg.VecPhysical); ok && slices.Contains(own, r) {
+			return fmt.Errorf("sha1shani: the stream's %v is in %v, one of the check's registers", v, r)
+		}
+	}
 	if k.form == CheckBlend {
 		k.ctx.PXOR(checkZero, checkZero)
 	}
+	return nil
 }
 
 // ret returns, clearing the upper halves of the vector registers first
